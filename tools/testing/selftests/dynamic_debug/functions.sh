@@ -1,0 +1,368 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the dynamic debug selftests: KTAP output, the control
+# file, the kernel log and the test modules. Sourced by test-*.sh and
+# boot-*.sh; written for BusyBox ash (no bash).
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+# ------------------------------------------------------ known call sites --
+# Where the sites of test_modules/*.c are. The modules say to keep these in
+# step; test-control.sh checks the control file agrees.
+
+SITES_MOD=test_dyndbg_sites
+SITES_FILE=test_dyndbg_sites.c
+SITES_ALPHA1=24		# sites_alpha:	"alpha one\n"
+SITES_ALPHA2=25		# sites_alpha:	"alpha two n=%d\n"
+SITES_BETA1=31		# sites_beta:	"beta one s=%s\n"
+SITES_BETA2=32		# sites_beta:	"beta two x=0x%x\n"
+SITES_GAMMA_FIRST=38	# sites_gamma:	tab, quote, newline, CR, percent
+SITES_GAMMA_LAST=42
+SITES_INIT1=78		# sites_init:	"sites init start\n"
+SITES_INIT2=84		# sites_init:	"sites init done\n"
+SITES_EXIT=91		# sites_exit:	"sites exit\n"
+SITES_COUNT=15		# every site of the module
+
+DRIVER_MOD=test_dyndbg_driver
+DRIVER_FILE=test_dyndbg_driver.c
+DRIVER_PROBE_FN=dyndbg_demo_probe
+DRIVER_PROBE_FIRST=54	# "probing %s\n" .. "probe complete\n", consecutive
+DRIVER_PROBE_LAST=58
+DRIVER_READREG_LINE=33	# demo_read_reg: "reg 0x%02x -> 0x%04x\n"
+DRIVER_NAME=dyndbg-demo
+DRIVER_DEV=dyndbg-demo.0
+
+DEBUG_MOD=test_dyndbg_debug
+
+CLASS_MOD=test_dynamic_debug
+
+# ---------------------------------------------------------------- KTAP --
+
+KTAP_PLANNED=0
+KTAP_NUM=0
+KTAP_PASS=0
+KTAP_FAIL=0
+KTAP_SKIP=0
+
+# ktap_plan N: print the version line and the plan.
+ktap_plan()
+{
+	KTAP_PLANNED=$1
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+
+# ktap_skip_all REASON: nothing can run here; exit with KSFT_SKIP.
+ktap_skip_all()
+{
+	echo "KTAP version 1"
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+# ktap_diag TEXT...: a diagnostic line.
+ktap_diag()
+{
+	echo "# $*"
+}
+
+ktap_ok()
+{
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_PASS=$((KTAP_PASS + 1))
+	echo "ok $KTAP_NUM - $1"
+}
+
+# ktap_not_ok DESC [WHY]: a failed check, with an optional diagnostic.
+ktap_not_ok()
+{
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_FAIL=$((KTAP_FAIL + 1))
+	echo "not ok $KTAP_NUM - $1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/# /'
+}
+
+# ktap_skip DESC REASON
+ktap_skip()
+{
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_SKIP=$((KTAP_SKIP + 1))
+	echo "ok $KTAP_NUM - $1 # SKIP $2"
+}
+
+# ktap_check DESC COMMAND...: ok if COMMAND succeeds, not ok otherwise.
+ktap_check()
+{
+	local desc=$1
+
+	shift
+	if "$@"; then
+		ktap_ok "$desc"
+	else
+		ktap_not_ok "$desc" "${WHY:-}"
+	fi
+	WHY=
+}
+
+# ktap_expect DESC WANT GOT: ok if the two strings are equal.
+ktap_expect()
+{
+	if [ "$2" = "$3" ]; then
+		ktap_ok "$1"
+	else
+		ktap_not_ok "$1" "want: [$2]
+got:  [$3]"
+	fi
+}
+
+# ktap_finish: totals, then exit 0 if every planned check passed or was
+# skipped, 1 otherwise (including a plan the script did not keep).
+ktap_finish()
+{
+	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
+	if [ "$KTAP_NUM" -ne "$KTAP_PLANNED" ]; then
+		echo "# planned $KTAP_PLANNED checks but ran $KTAP_NUM"
+		exit $KSFT_FAIL
+	fi
+	[ "$KTAP_FAIL" -eq 0 ] || exit $KSFT_FAIL
+	exit $KSFT_PASS
+}
+
+# --------------------------------------------------------- prerequisites --
+
+DD_DIR=
+DD_CONTROL=
+DD_PROC_CONTROL=/proc/dynamic_debug/control
+
+# require_control: find the control file or skip the whole script.
+require_control()
+{
+	[ "$(id -u)" = 0 ] || ktap_skip_all "must be run as root"
+	if [ -d /sys/kernel/debug ] &&
+	   ! grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	fi
+	if [ -f /sys/kernel/debug/dynamic_debug/control ]; then
+		DD_DIR=/sys/kernel/debug/dynamic_debug
+	elif [ -f "$DD_PROC_CONTROL" ]; then
+		DD_DIR=/proc/dynamic_debug
+	else
+		ktap_skip_all "no dynamic debug control file (CONFIG_DYNAMIC_DEBUG_CORE?)"
+	fi
+	DD_CONTROL=$DD_DIR/control
+}
+
+# require_module NAME: skip the whole script if NAME cannot be loaded.
+require_module()
+{
+	mod_unload "$1"
+	modprobe "$1" 2>/dev/null ||
+		ktap_skip_all "module $1 is not available"
+	mod_unload "$1"
+}
+
+# Our core has features upstream 6.12 lacks. The read-only "enabled" file
+# beside "control" is one of them, so its absence means an upstream core:
+# checks of our additions then report SKIP instead of failing.
+dd_is_ours()
+{
+	[ -f "$DD_DIR/enabled" ]
+}
+
+NOT_OURS="upstream 6.12 core (no 'enabled' file): feature is ours only"
+
+# ---------------------------------------------------------- control file --
+
+DD_ERR=
+DD_ERRNO=
+
+# dd_write TEXT: write TEXT (plus a newline) to the control file in one
+# write(2). Returns the write's success; on failure DD_ERR holds the
+# shell's message and DD_ERRNO the symbolic errno.
+dd_write()
+{
+	dd_write_to "$DD_CONTROL" "$1"
+}
+
+# dd_write_to FILE TEXT: as dd_write, to another file.
+dd_write_to()
+{
+	DD_ERR=$( { echo "$2" > "$1"; } 2>&1 )
+	local rc=$?
+
+	DD_ERRNO=$(errno_of "$DD_ERR")
+	[ $rc = 0 ] && [ -z "$DD_ERR" ]
+}
+
+# errno_of MESSAGE: the symbolic errno of a shell error message.
+errno_of()
+{
+	case "$1" in
+	"")				echo "" ;;
+	*"Invalid argument"*)		echo EINVAL ;;
+	*"Argument list too long"*)	echo E2BIG ;;
+	*"Permission denied"*)		echo EACCES ;;
+	*"Operation not permitted"*)	echo EPERM ;;
+	*"No such file"*)		echo ENOENT ;;
+	*"No such device"*)		echo ENODEV ;;
+	*"Read-only file system"*)	echo EROFS ;;
+	*"Bad address"*)		echo EFAULT ;;
+	*"Out of memory"*|*"Cannot allocate"*) echo ENOMEM ;;
+	*)				echo "other($1)" ;;
+	esac
+}
+
+# dd_reset MODULE: clear the flags of every unclassed site of MODULE.
+dd_reset()
+{
+	dd_write "module $1 =_" || ktap_diag "reset of $1 failed: $DD_ERR"
+}
+
+# dd_lines MODULE: the control lines of MODULE's sites.
+dd_lines()
+{
+	grep -F " [$1]" "$DD_CONTROL"
+}
+
+# dd_line MODULE FORMAT: the control line of MODULE's site whose format
+# starts with FORMAT (as shown in the control file, escapes included).
+dd_line()
+{
+	dd_lines "$1" | grep -F " \"$2" | head -n 1
+}
+
+# dd_line_at MODULE LINE: the control line of MODULE's site at LINE.
+dd_line_at()
+{
+	dd_lines "$1" | grep -E "^[^ ]*:$2 \[" | head -n 1
+}
+
+# dd_flags MODULE FORMAT: the flags field ("=pml") of that site.
+dd_flags()
+{
+	dd_line "$1" "$2" | awk '{ print $3 }'
+}
+
+# dd_flags_at MODULE LINE: the flags field of MODULE's site at LINE.
+dd_flags_at()
+{
+	dd_line_at "$1" "$2" | awk '{ print $3 }'
+}
+
+# dd_path MODULE: the source path MODULE's sites are listed under.
+dd_path()
+{
+	dd_lines "$1" | head -n 1 | sed 's/:[0-9]* \[.*//'
+}
+
+# dd_enabled_lines MODULE [LETTER]: line numbers (sorted, space separated)
+# of MODULE's unclassed sites whose flags hold LETTER (default p).
+dd_enabled_lines()
+{
+	dd_lines "$1" | grep -v ' class:' |
+		awk -v f="${2:-p}" '{
+			split($1, a, ":");
+			if (index(substr($3, 2), f)) print a[2]
+		}' | sort -n | uniq | tr '\n' ' ' | sed 's/ $//'
+}
+
+# control_has TEXT: some control line contains TEXT.
+control_has()
+{
+	grep -qF -- "$1" "$DD_CONTROL"
+}
+
+# dd_count MODULE: how many sites MODULE has in the control file.
+dd_count()
+{
+	dd_lines "$1" | wc -l | tr -d ' '
+}
+
+# ------------------------------------------------------------ kernel log --
+
+# log_clear: empty the kernel ring buffer.
+log_clear()
+{
+	dmesg -c > /dev/null
+}
+
+# log_text: the kernel log without timestamps.
+log_text()
+{
+	dmesg | sed 's/^\[[^]]*\] \{0,1\}//'
+}
+
+# log_has TEXT: the log holds a line containing TEXT.
+log_has()
+{
+	log_text | grep -qF -- "$1"
+}
+
+# log_has_line TEXT: the log holds a line that is exactly TEXT.
+log_has_line()
+{
+	log_text | grep -qxF -- "$1"
+}
+
+# log_has_all TEXT...: some log line contains every TEXT.
+log_has_all()
+{
+	local lines
+
+	lines=$(log_text)
+	for t in "$@"; do
+		lines=$(printf '%s\n' "$lines" | grep -F -- "$t")
+	done
+	[ -n "$lines" ]
+}
+
+# log_count TEXT: how many log lines contain TEXT.
+log_count()
+{
+	log_text | grep -cF -- "$1"
+}
+
+# log_lines TEXT: the log lines that contain TEXT.
+log_lines()
+{
+	log_text | grep -F -- "$1"
+}
+
+# ------------------------------------------------------------- modules --
+
+# mod_ko NAME: the path of NAME.ko.
+mod_ko()
+{
+	find "/lib/modules/$(uname -r)" -name "$1.ko*" 2>/dev/null | head -n 1
+}
+
+mod_loaded()
+{
+	[ -d "/sys/module/$1" ] && grep -q "^$1 " /proc/modules
+}
+
+# mod_unload NAME: remove NAME if it is loaded.
+mod_unload()
+{
+	if mod_loaded "$1"; then
+		rmmod "$1" 2>/dev/null || ktap_diag "rmmod $1 failed"
+	fi
+	return 0
+}
+
+# sites_trigger: run every site of the sites module once.
+sites_trigger()
+{
+	echo 1 > "/sys/module/$SITES_MOD/parameters/do_prints"
+}
+
+# driver_rebind: unbind and bind the demo device, running remove and probe.
+driver_rebind()
+{
+	local d=/sys/bus/platform/drivers/$DRIVER_NAME
+
+	echo "$DRIVER_DEV" > "$d/unbind" && echo "$DRIVER_DEV" > "$d/bind"
+}
