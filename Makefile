@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# dyndbg: build, boot and test harness.
+#
+# Everything runs through scripts/harness.sh; this file only names the
+# targets and serialises them on one lock so that two users of the same
+# checkout never build into the same directory at once.
+
+IMPL	?= ours
+V	?= 0
+SCRIPT	?=
+APPEND	?=
+
+export IMPL V SCRIPT APPEND
+
+HARNESS := scripts/harness.sh
+LOCK	:= build/.lock
+
+run = @mkdir -p build && flock $(LOCK) $(HARNESS)
+
+.DEFAULT_GOAL := run
+.PHONY: run check shell vm-run build deps tree config initramfs \
+	host-checks clean distclean help
+
+run:		## boot the kernel and run the narrated demo
+	$(run) run
+
+check:		## build, boot, run KUnit + kselftests + host checks
+	$(run) check
+
+shell:		## boot the kernel with an interactive BusyBox shell
+	$(run) shell
+
+vm-run:		## boot and run SCRIPT=FILE as root [APPEND="kernel args"]
+	$(run) vm-run
+
+build:		## install deps, prepare trees, configure and build kernel + modules
+	$(run) build
+
+deps:		## install missing Debian packages
+	$(run) deps
+
+tree:		## extract the pristine tree and lay our files over a copy
+	$(run) tree
+
+config:		## generate and verify the kernel configuration
+	$(run) config
+
+initramfs:	## build the BusyBox initramfs
+	$(run) initramfs
+
+host-checks:	## checkpatch --strict, kernel-doc, jump-label NOP shape
+	$(run) host-checks
+
+clean:		## remove build products of IMPL (keeps the extracted trees)
+	$(run) clean
+
+distclean:	## remove build/ entirely
+	rm -rf build
+
+help:		## this text
+	@echo 'dyndbg harness targets (IMPL=ours|upstream, V=1 for verbose):'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed -e 's/:[^#]*## /\t/' -e 's/^/  /'
