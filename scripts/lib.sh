@@ -365,7 +365,7 @@ do_run() {
 	local log=$OUT/run.log rc=0
 	msg "BOOT   $IMPL kernel, demo (console: ${log#"$TOP"/})"
 	boot_script scripts/demo.sh "$log" \
-		"ddebug_query=\"file init/main.c +p\" $APPEND" || rc=$?
+		"ddebug_query=\"file kobject.c +p\" $APPEND" || rc=$?
 	script_output "$log"
 	if kernel_problems "$log" >/dev/null; then
 		kernel_problems "$log"
@@ -385,6 +385,7 @@ do_vm_run() {
 		kernel_problems "$log" >&2
 		[ $rc = 0 ] && rc=1
 	fi
+	[ $rc = 0 ] || echo "harness: guest script exited with status $rc" >&2
 	return $rc
 }
 
