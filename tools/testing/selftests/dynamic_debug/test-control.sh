@@ -12,6 +12,7 @@ require_module "$SITES_MOD"
 ktap_plan 28
 
 modprobe "$SITES_MOD"
+modprobe "$CLASS_MOD" 2>/dev/null	# classed sites for the listing, if any
 M=$SITES_MOD
 
 # --- where the files are, who may read them
@@ -42,7 +43,7 @@ ktap_expect "header line" "# filename:lineno [module]function flags format" \
 	"$(head -n 1 "$DD_CONTROL")"
 
 bad=$(sed 1d "$DD_CONTROL" |
-	grep -vE '^[^ ]+:[0-9]+ \[[^] ]+\][^ ]+ =[a-zA-Z_]+ ".*"( class:[^ ]+)?$' |
+	grep -vE '^[^ ]+:[0-9]+ \[[^] ]+\][^ ]+ =[a-zA-Z_]+ ".*"( class:[^ ]+| class unknown, _id:[0-9]+)?$' |
 	head -n 5)
 ktap_expect "every site line is 'file:line [module]function =flags \"format\"'" \
 	"" "$bad"
@@ -163,4 +164,5 @@ else
 fi
 
 mod_unload "$M"
+mod_unload "$CLASS_MOD"
 ktap_finish
