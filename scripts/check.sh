@@ -180,4 +180,15 @@ if [ -f "$list" ]; then
 	done <"$list"
 fi
 
+# Further suites (build matrix, in-tree callers, ...) print KTAP.
+for extra in scripts/check.d/*.sh; do
+	[ -f "$extra" ] || continue
+	name=$(basename "$extra" .sh)
+	tmp=$(mktemp)
+	bash "$extra" >"$tmp" 2>&1
+	grep -E '^#|^  [A-Z]+ ' "$tmp" | head -n 40 | sed 's/^/    /'
+	ktap_count "$tmp" "$name"
+	rm -f "$tmp"
+done
+
 summary

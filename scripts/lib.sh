@@ -35,7 +35,7 @@ fi
 OVERLAY_DIRS="include lib tools Documentation"
 SELFTEST_DIR=tools/testing/selftests/dynamic_debug
 
-DEB_PACKAGES="linux-source-6.12 qemu-system-x86 busybox-static bc bison flex \
+DEB_PACKAGES="linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static bc bison flex \
 libelf-dev libssl-dev cpio kmod ccache rsync xz-utils python3 sparse \
 binutils gcc make perl"
 
@@ -191,31 +191,22 @@ config_fragments() {
 	return 0
 }
 
-# Every option a fragment sets must survive olddefconfig.
+# Every option the fragments set (the last fragment to name an option
+# wins, as in merge_config.sh) must survive olddefconfig.
 verify_config() {
-	local cfg=$1 frag line opt want got bad=0
-	for frag in $(config_fragments); do
-		while read -r line; do
-			case "$line" in
-			CONFIG_*=*)
-				opt=${line%%=*}
-				want=${line#*=}
-				;;
-			"# CONFIG_"*" is not set")
-				opt=${line#\# }
-				opt=${opt%% *}
-				want=n
-				;;
-			*) continue ;;
-			esac
-			got=$(grep -E "^$opt=" "$cfg" | head -n 1 | cut -d= -f2-)
-			[ -n "$got" ] || got=n
-			if [ "$got" != "$want" ]; then
-				echo "harness: config: $opt=$want dropped (got $got) [${frag#"$TOP"/}]" >&2
-				bad=1
-			fi
-		done <"$frag"
-	done
+	local cfg=$1 opt want got from bad=0
+	while read -r opt want from; do
+		got=$(grep -E "^$opt=" "$cfg" | head -n 1 | cut -d= -f2-)
+		[ -n "$got" ] || got=n
+		if [ "$got" != "$want" ]; then
+			echo "harness: config: $opt=$want dropped (got $got) [$from]" >&2
+			bad=1
+		fi
+	done < <(for frag in $(config_fragments); do
+			sed -n -e "s|^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)|\1 \2 ${frag#"$TOP"/}|p" \
+			       -e "s|^# \(CONFIG_[A-Za-z0-9_]*\) is not set|\1 n ${frag#"$TOP"/}|p" "$frag"
+		 done | awk '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+			     END { for (i = 0; i < n; i++) print last[order[i]] }')
 	return $bad
 }
 
@@ -303,6 +294,7 @@ do_initramfs() {
 		done
 	fi
 	echo "$IMPL" >"$root/etc/dyndbg-impl"
+	echo "${VARIANT:-default}" >"$root/etc/dyndbg-variant"
 
 	(cd "$root" && find . -print0 | sort -z |
 		cpio --null -o -H newc --quiet) >"$OUT/initramfs.cpio"
