@@ -366,3 +366,30 @@ driver_rebind()
 
 	echo "$DRIVER_DEV" > "$d/unbind" && echo "$DRIVER_DEV" > "$d/bind"
 }
+
+# ---------------------------------------------------------- boot tests --
+
+# require_cmdline TEXT: skip the whole script unless the kernel was booted
+# with TEXT on its command line (see boot-tests.list).
+require_cmdline()
+{
+	grep -qF -- "$1" /proc/cmdline ||
+		ktap_skip_all "not booted with $1 (see boot-tests.list)"
+}
+
+# file_flags PATH: the distinct flags of the sites of source file PATH
+# (relative to the source root, as listed), one per line.
+file_flags()
+{
+	awk -v p="$1:" 'index($1, p) == 1 { print $3 }' "$DD_CONTROL" | sort -u
+}
+
+# file_flags_are PATH FLAGS: PATH has sites and all of them have FLAGS.
+file_flags_are()
+{
+	local got
+
+	got=$(file_flags "$1")
+	WHY="$1: $(echo $got)"
+	[ "$got" = "$2" ]
+}

@@ -6,7 +6,9 @@
 # a made-up device on consecutive dev_dbg() lines. The device is unbound
 # and bound again to run the probe after each query.
 
-. "$(dirname "$0")/functions.sh"
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
 
 require_control
 require_module "$DRIVER_MOD"

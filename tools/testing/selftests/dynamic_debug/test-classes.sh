@@ -6,7 +6,9 @@
 # parameters of all four map types switch them, and queries that name no
 # class leave them alone.
 
-. "$(dirname "$0")/functions.sh"
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
 
 require_control
 require_module "$CLASS_MOD"

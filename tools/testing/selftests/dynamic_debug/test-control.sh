@@ -5,7 +5,9 @@
 # the header line, one line per site with its flags in a fixed order and
 # its format escaped, and the read-only "enabled" list.
 
-. "$(dirname "$0")/functions.sh"
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
 
 require_control
 require_module "$SITES_MOD"

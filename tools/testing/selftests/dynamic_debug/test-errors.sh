@@ -6,7 +6,9 @@
 # nothing at all, the error is logged, and an over-long write fails with
 # E2BIG.
 
-. "$(dirname "$0")/functions.sh"
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
 
 require_control
 require_module "$SITES_MOD"

@@ -5,7 +5,9 @@
 # p prints, m f s l t decorate in a fixed order, d adds a stack dump, and
 # the + - = operators add, remove and set flags.
 
-. "$(dirname "$0")/functions.sh"
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
 
 require_control
 require_module "$SITES_MOD"

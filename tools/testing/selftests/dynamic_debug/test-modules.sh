@@ -7,7 +7,9 @@
 # module's init runs, restricted to that module, with bad values reported
 # but never stopping the load.
 
-. "$(dirname "$0")/functions.sh"
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
 
 require_control
 require_module "$SITES_MOD"

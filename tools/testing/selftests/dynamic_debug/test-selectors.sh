@@ -7,7 +7,9 @@
 # line ranges, several selectors at once, several queries per write,
 # comments, and queries that match nothing.
 
-. "$(dirname "$0")/functions.sh"
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
 
 require_control
 require_module "$SITES_MOD"
