@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Dynamic debug: pr_debug(), dev_dbg() and friends, switchable at run time.
+ *
+ * Every call site gets a descriptor in the "__dyndbg" linker section.  The
+ * core (lib/dynamic_debug/) keeps a registry of those descriptors, lets user
+ * space select them by file, function, line, module, format or class through
+ * <debugfs>/dynamic_debug/control, and flips each site's static key.  The
+ * layout of the descriptor belongs to the core: callers only pass its address
+ * back to the __dynamic_*() functions.
+ */
+#ifndef _DYNAMIC_DEBUG_H
+#define _DYNAMIC_DEBUG_H
+
+#if defined(CONFIG_JUMP_LABEL)
+#include <linux/jump_label.h>
+#endif
+
+#include <linux/build_bug.h>
+
+/*
+ * Flag bits of a call site.  The letters, names and printing order live in
+ * the core's flag table (lib/dynamic_debug/ddebug.h); the header needs only
+ * the bit that the call site itself tests.
+ */
+#define _DPRINTK_FLAGS_NONE	0
+#define _DPRINTK_FLAGS_PRINT	(1U << 0)
+
+#if defined DEBUG
+#define _DPRINTK_FLAGS_DEFAULT	_DPRINTK_FLAGS_PRINT
+#else
+#define _DPRINTK_FLAGS_DEFAULT	_DPRINTK_FLAGS_NONE
+#endif
+
+/*
+ * Class ids 0..62 belong to the classes a module declares with
+ * DECLARE_DYNDBG_CLASSMAP(); a site without a class carries the default id.
+ */
+#define _DPRINTK_CLASS_BITS	6
+#define _DPRINTK_CLASS_DFLT	((1 << _DPRINTK_CLASS_BITS) - 1)
+
+/**
+ * struct _ddebug - descriptor of one dynamic debug call site
+ * @modname: KBUILD_MODNAME of the object holding the site
+ * @function: enclosing function
+ * @filename: source file as the compiler saw it
+ * @format: format string (or a description, for hex dumps)
+ * @lineno: source line
+ * @flags: _DPRINTK_FLAGS_* bits; written by the core under its lock,
+ *	read locklessly by the printing path
+ * @class_id: class of the site, or _DPRINTK_CLASS_DFLT
+ * @key: static key that guards the call when jump labels are available;
+ *	which member the call site uses depends on _DPRINTK_FLAGS_DEFAULT
+ *
+ * The linker collects these into an array, so the size must stay a
+ * multiple of the alignment.
+ */
+struct _ddebug {
+	const char *modname;
+	const char *function;
+	const char *filename;
+	const char *format;
+	unsigned int lineno;
+	unsigned short flags;
+	unsigned char class_id;
+	unsigned char reserved;
+#ifdef CONFIG_JUMP_LABEL
+	union {
+		struct static_key_true dflt_on;
+		struct static_key_false dflt_off;
+	} key;
+#endif
+} __aligned(8);
+
+/**
+ * enum class_map_type - how a class parameter maps its value onto classes
+ * @DD_CLASS_TYPE_DISJOINT_BITS: a number; bit N switches class N alone
+ * @DD_CLASS_TYPE_LEVEL_NUM: a number N; classes below N are on, the rest off
+ * @DD_CLASS_TYPE_DISJOINT_NAMES: a comma list of [+-]NAME, each switched alone
+ * @DD_CLASS_TYPE_LEVEL_NAMES: a comma list of [+-]NAME setting a level, as
+ *	for DD_CLASS_TYPE_LEVEL_NUM
+ */
+enum class_map_type {
+	DD_CLASS_TYPE_DISJOINT_BITS,
+	DD_CLASS_TYPE_LEVEL_NUM,
+	DD_CLASS_TYPE_DISJOINT_NAMES,
+	DD_CLASS_TYPE_LEVEL_NAMES,
+};
+
+struct module;
+
+/**
+ * struct ddebug_class_map - the class names a module declares
+ * @mod: owning module, NULL when built in
+ * @mod_name: KBUILD_MODNAME of the owner; ties built-in maps to their sites
+ * @class_names: the names, in class id order starting at @base
+ * @length: number of names
+ * @base: class id of the first name
+ * @map_type: how a class parameter interprets its value
+ */
+struct ddebug_class_map {
+	struct module *mod;
+	const char *mod_name;
+	const char **class_names;
+	const int length;
+	const int base;
+	enum class_map_type map_type;
+} __aligned(8);
+
+#define NUM_TYPE_ARGS(eltype, ...)					\
+	(sizeof((eltype[]){__VA_ARGS__}) / sizeof(eltype))
+
+/**
+ * DECLARE_DYNDBG_CLASSMAP - declare the debug classes of a module
+ * @_var: name of the struct ddebug_class_map to define
+ * @_maptype: an enum class_map_type
+ * @_base: class id of the first name
+ * @...: class names; a site of class @_base + i is selected by the i-th name
+ *
+ * The map goes into the "__dyndbg_classes" section, where the core finds it
+ * when the module's sites are registered.
+ */
+#define DECLARE_DYNDBG_CLASSMAP(_var, _maptype, _base, ...)		\
+	static const char *_var##_classnames[] = { __VA_ARGS__ };	\
+	static struct ddebug_class_map __aligned(8) __used		\
+		__section("__dyndbg_classes") _var = {			\
+		.mod = THIS_MODULE,					\
+		.mod_name = KBUILD_MODNAME,				\
+		.base = _base,						\
+		.map_type = _maptype,					\
+		.length = NUM_TYPE_ARGS(char *, __VA_ARGS__),		\
+		.class_names = _var##_classnames,			\
+	}
+
+/**
+ * struct _ddebug_info - the dynamic debug sections of vmlinux or a module
+ * @descs: first call site descriptor
+ * @classes: first class map
+ * @num_descs: number of descriptors
+ * @num_classes: number of class maps
+ */
+struct _ddebug_info {
+	struct _ddebug *descs;
+	struct ddebug_class_map *classes;
+	unsigned int num_descs;
+	unsigned int num_classes;
+};
+
+/**
+ * struct ddebug_class_param - state behind a class module parameter
+ * @bits: current bits, for the DISJOINT map types
+ * @lvl: current level, for the LEVEL map types
+ * @flags: flag letters that the parameter switches (e.g. "p")
+ * @map: the class map the parameter controls
+ *
+ * Used as the argument of a module_param_cb() with
+ * &param_ops_dyndbg_classes.
+ */
+struct ddebug_class_param {
+	union {
+		unsigned long *bits;
+		unsigned int *lvl;
+	};
+	char flags[8];
+	const struct ddebug_class_map *map;
+};
+
+#if defined(CONFIG_DYNAMIC_DEBUG) || \
+	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
+
+extern __printf(2, 3)
+void __dynamic_pr_debug(struct _ddebug *descriptor, const char *fmt, ...);
+
+struct device;
+
+extern __printf(3, 4)
+void __dynamic_dev_dbg(struct _ddebug *descriptor, const struct device *dev,
+		       const char *fmt, ...);
+
+struct net_device;
+
+extern __printf(3, 4)
+void __dynamic_netdev_dbg(struct _ddebug *descriptor,
+			  const struct net_device *dev,
+			  const char *fmt, ...);
+
+struct ib_device;
+
+extern __printf(3, 4)
+void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
+			 const struct ib_device *ibdev,
+			 const char *fmt, ...);
+
+#ifdef CONFIG_JUMP_LABEL
+#ifdef DEBUG
+#define _DPRINTK_KEY_INIT	.key.dflt_on = (STATIC_KEY_TRUE_INIT)
+#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	static_branch_likely(&(descriptor).key.dflt_on)
+#else
+#define _DPRINTK_KEY_INIT	.key.dflt_off = (STATIC_KEY_FALSE_INIT)
+#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	static_branch_unlikely(&(descriptor).key.dflt_off)
+#endif
+#else /* !CONFIG_JUMP_LABEL: one load and test of the flags */
+#define _DPRINTK_KEY_INIT
+#ifdef DEBUG
+#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	likely((descriptor).flags & _DPRINTK_FLAGS_PRINT)
+#else
+#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	unlikely((descriptor).flags & _DPRINTK_FLAGS_PRINT)
+#endif
+#endif /* CONFIG_JUMP_LABEL */
+
+/**
+ * DEFINE_DYNAMIC_DEBUG_METADATA_CLS - define a call site descriptor
+ * @name: variable name of the descriptor
+ * @cls: class id, a constant below _DPRINTK_CLASS_DFLT, or the default
+ * @fmt: format string shown in the control file and matched by "format"
+ */
+#define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
+	static struct _ddebug __aligned(8)				\
+	__section("__dyndbg") name = {					\
+		.modname = KBUILD_MODNAME,				\
+		.function = __func__,					\
+		.filename = __FILE__,					\
+		.format = (fmt),					\
+		.lineno = __LINE__,					\
+		.flags = _DPRINTK_FLAGS_DEFAULT,			\
+		.class_id = (cls),					\
+		_DPRINTK_KEY_INIT					\
+	};								\
+	BUILD_BUG_ON_MSG((cls) > _DPRINTK_CLASS_DFLT,			\
+			 "dynamic debug class id out of range")
+
+#define DEFINE_DYNAMIC_DEBUG_METADATA(name, fmt)			\
+	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, _DPRINTK_CLASS_DFLT, fmt)
+
+/*
+ * Call-site builders.  The double-underscore forms take the descriptor's
+ * name so that it can be used twice; the single-underscore forms make up
+ * a unique one.  "_cls" variants give the site a class; "_no_desc"
+ * variants call @func without the descriptor as first argument.
+ */
+#define __dynamic_func_call_cls(id, cls, fmt, func, ...) do {		\
+	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(id, cls, fmt);		\
+	if (DYNAMIC_DEBUG_BRANCH(id))					\
+		func(&id, ##__VA_ARGS__);				\
+} while (0)
+#define __dynamic_func_call(id, fmt, func, ...)				\
+	__dynamic_func_call_cls(id, _DPRINTK_CLASS_DFLT, fmt,		\
+				func, ##__VA_ARGS__)
+
+#define __dynamic_func_call_cls_no_desc(id, cls, fmt, func, ...) do {	\
+	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(id, cls, fmt);		\
+	if (DYNAMIC_DEBUG_BRANCH(id))					\
+		func(__VA_ARGS__);					\
+} while (0)
+#define __dynamic_func_call_no_desc(id, fmt, func, ...)			\
+	__dynamic_func_call_cls_no_desc(id, _DPRINTK_CLASS_DFLT,	\
+					fmt, func, ##__VA_ARGS__)
+
+#define _dynamic_func_call_cls(cls, fmt, func, ...)			\
+	__dynamic_func_call_cls(__UNIQUE_ID(ddebug), cls, fmt,		\
+				func, ##__VA_ARGS__)
+#define _dynamic_func_call(fmt, func, ...)				\
+	_dynamic_func_call_cls(_DPRINTK_CLASS_DFLT, fmt,		\
+			       func, ##__VA_ARGS__)
+
+#define _dynamic_func_call_cls_no_desc(cls, fmt, func, ...)		\
+	__dynamic_func_call_cls_no_desc(__UNIQUE_ID(ddebug), cls, fmt,	\
+					func, ##__VA_ARGS__)
+#define _dynamic_func_call_no_desc(fmt, func, ...)			\
+	_dynamic_func_call_cls_no_desc(_DPRINTK_CLASS_DFLT, fmt,	\
+				       func, ##__VA_ARGS__)
+
+#define dynamic_pr_debug_cls(cls, fmt, ...)				\
+	_dynamic_func_call_cls(cls, fmt, __dynamic_pr_debug,		\
+			       pr_fmt(fmt), ##__VA_ARGS__)
+
+#define dynamic_pr_debug(fmt, ...)					\
+	_dynamic_func_call(fmt, __dynamic_pr_debug,			\
+			   pr_fmt(fmt), ##__VA_ARGS__)
+
+#define dynamic_dev_dbg(dev, fmt, ...)					\
+	_dynamic_func_call(fmt, __dynamic_dev_dbg,			\
+			   dev, fmt, ##__VA_ARGS__)
+
+#define dynamic_netdev_dbg(dev, fmt, ...)				\
+	_dynamic_func_call(fmt, __dynamic_netdev_dbg,			\
+			   dev, fmt, ##__VA_ARGS__)
+
+#define dynamic_ibdev_dbg(dev, fmt, ...)				\
+	_dynamic_func_call(fmt, __dynamic_ibdev_dbg,			\
+			   dev, fmt, ##__VA_ARGS__)
+
+#define dynamic_hex_dump(prefix_str, prefix_type, rowsize,		\
+			 groupsize, buf, len, ascii)			\
+	_dynamic_func_call_no_desc(__builtin_constant_p(prefix_str) ?	\
+				   prefix_str : "hexdump",		\
+				   print_hex_dump, KERN_DEBUG,		\
+				   prefix_str, prefix_type, rowsize,	\
+				   groupsize, buf, len, ascii)
+
+/* A pr_debug() of a given class; real users wrap it (see drm_print.h). */
+#define __pr_debug_cls(cls, fmt, ...) do {				\
+	BUILD_BUG_ON_MSG(!__builtin_constant_p(cls),			\
+			 "expecting constant class int/enum");		\
+	dynamic_pr_debug_cls(cls, fmt, ##__VA_ARGS__);			\
+} while (0)
+
+#else /* no call sites in this compilation unit */
+
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/printk.h>
+
+#define DEFINE_DYNAMIC_DEBUG_METADATA(name, fmt)
+#define DYNAMIC_DEBUG_BRANCH(descriptor) false
+
+#define dynamic_pr_debug(fmt, ...)					\
+	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define dynamic_dev_dbg(dev, fmt, ...)					\
+	dev_no_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__)
+#define dynamic_hex_dump(prefix_str, prefix_type, rowsize,		\
+			 groupsize, buf, len, ascii)			\
+	do {								\
+		if (0)							\
+			print_hex_dump(KERN_DEBUG, prefix_str,		\
+				       prefix_type, rowsize, groupsize,	\
+				       buf, len, ascii);		\
+	} while (0)
+
+#endif
+
+struct kernel_param;
+
+#ifdef CONFIG_DYNAMIC_DEBUG_CORE
+
+int ddebug_dyndbg_module_param_cb(char *param, char *val, const char *modname);
+int param_set_dyndbg_classes(const char *instr, const struct kernel_param *kp);
+int param_get_dyndbg_classes(char *buffer, const struct kernel_param *kp);
+
+#else
+
+static inline int ddebug_dyndbg_module_param_cb(char *param, char *val,
+						const char *modname)
+{
+	if (strcmp(param, "dyndbg"))
+		return -EINVAL;
+	/* printk() here: pr_warn() would need pr_fmt() of the includer */
+	printk(KERN_WARNING "%s: dyndbg parameter ignored: kernel built without dynamic debug\n",
+	       modname);
+	return 0;
+}
+
+static inline int param_set_dyndbg_classes(const char *instr,
+					   const struct kernel_param *kp)
+{
+	return 0;
+}
+
+static inline int param_get_dyndbg_classes(char *buffer,
+					   const struct kernel_param *kp)
+{
+	return 0;
+}
+
+#endif
+
+extern const struct kernel_param_ops param_ops_dyndbg_classes;
+
+#endif /* _DYNAMIC_DEBUG_H */
