@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of the dynamic debug core share: the flag table, the site
+ * registry, parsed queries and their errors.
+ */
+#ifndef _LIB_DYNAMIC_DEBUG_DDEBUG_H
+#define _LIB_DYNAMIC_DEBUG_DDEBUG_H
+
+#include <linux/dynamic_debug.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/types.h>
+
+/* ===================== flags ===================== */
+
+/*
+ * The flag table: one row per flag, in the order the letters are printed.
+ * Bits are the row numbers; the first row must be the print flag, which
+ * call sites test directly (_DPRINTK_FLAGS_PRINT).
+ */
+#define DDEBUG_FLAG_TABLE(X)						\
+	X(PRINT,	'p', "print the message")			\
+	X(MODNAME,	'm', "prefix the module name")			\
+	X(FUNCNAME,	'f', "prefix the function name")		\
+	X(SOURCE,	's', "prefix the source file name")		\
+	X(LINENO,	'l', "prefix the line number")			\
+	X(TID,		't', "prefix the thread id")			\
+	X(STACK,	'd', "dump the stack after the message")
+
+enum ddebug_flag_bit {
+#define DDEBUG_FLAG_BIT(name, letter, desc) DDEBUG_BIT_##name,
+	DDEBUG_FLAG_TABLE(DDEBUG_FLAG_BIT)
+#undef DDEBUG_FLAG_BIT
+	DDEBUG_NR_FLAGS
+};
+
+#define DDEBUG_FLAG(name)	(1U << DDEBUG_BIT_##name)
+
+/* Flags that add text in front of the message. */
+#define DDEBUG_DECORATIONS	(DDEBUG_FLAG(MODNAME) | DDEBUG_FLAG(FUNCNAME) | \
+				 DDEBUG_FLAG(SOURCE) | DDEBUG_FLAG(LINENO) | \
+				 DDEBUG_FLAG(TID))
+
+/* The letter a user may give to mean "no flags". */
+#define DDEBUG_NO_FLAGS_LETTER	'_'
+
+/* Room for "=" plus every letter plus NUL. */
+#define DDEBUG_FLAGS_BUFSZ	(DDEBUG_NR_FLAGS + 2)
+
+/**
+ * struct ddebug_flag_info - one row of the flag table
+ * @letter: the letter used in queries and in the control file
+ * @desc: what the flag does, for messages
+ */
+struct ddebug_flag_info {
+	char letter;
+	const char *desc;
+};
+
+extern const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS];
+
+int ddebug_flag_from_letter(char letter);
+char *ddebug_flags_describe(unsigned int flags, char *buf, size_t size);
+
+/* ===================== verbose ===================== */
+
+extern int ddebug_verbose;
+
+/* Levels of dynamic_debug.verbose. */
+#define DDEBUG_V_MODULES	1	/* module registration */
+#define DDEBUG_V_SUMMARY	2	/* query summaries */
+#define DDEBUG_V_PARSE		3	/* parsing */
+#define DDEBUG_V_SITES		4	/* every changed site */
+
+#define ddebug_vlog(level, fmt, ...)					\
+do {									\
+	if (ddebug_verbose >= (level))					\
+		pr_info(fmt, ##__VA_ARGS__);				\
+} while (0)
+
+/* ===================== sites ===================== */
+
+/**
+ * struct ddebug_table - the call sites of one module (or built-in module)
+ * @link: entry in the registry list (or in a test's private list)
+ * @mod_name: module name; for loadable modules the module's own name[]
+ * @sites: first descriptor
+ * @num_sites: number of descriptors
+ * @maps: class maps declared by this module, or NULL
+ * @num_maps: number of entries in @maps
+ * @keyless: sites are not patched through static keys (test tables);
+ *	only their flags change
+ */
+struct ddebug_table {
+	struct list_head link;
+	const char *mod_name;
+	struct _ddebug *sites;
+	unsigned int num_sites;
+	const struct ddebug_class_map **maps;
+	unsigned int num_maps;
+	bool keyless;
+};
+
+/*
+ * ddebug_lock protects ddebug_tables (the registry list and every table on
+ * it, including their class maps) and serialises all changes of site flags
+ * and static keys.  Readers of the control file hold it between seq_file
+ * start and stop, so module unloading waits for them.
+ */
+extern struct mutex ddebug_lock;
+extern struct list_head ddebug_tables;
+/* Bumped under ddebug_lock whenever a table is added or removed. */
+extern unsigned long ddebug_tables_gen;
+
+/* Descriptor accessors: the only code that knows the descriptor layout. */
+static inline unsigned int site_flags(const struct _ddebug *dp)
+{
+	return READ_ONCE(dp->flags);
+}
+
+static inline bool site_has_class(const struct _ddebug *dp)
+{
+	return dp->class_id != _DPRINTK_CLASS_DFLT;
+}
+
+/**
+ * struct ddebug_iter - position of a walk over every registered site
+ * @table: table of the current site, NULL at the end
+ * @left: index of the current site in @table (the walk goes downwards)
+ * @gen: ddebug_tables_gen when the walk started; a walk may resume after
+ *	ddebug_lock was dropped only if the registry did not change
+ */
+struct ddebug_iter {
+	struct ddebug_table *table;
+	unsigned int left;
+	unsigned long gen;
+};
+
+struct _ddebug *ddebug_iter_first(struct ddebug_iter *it);
+struct _ddebug *ddebug_iter_next(struct ddebug_iter *it);
+
+const char *site_file_relative(const struct _ddebug *dp);
+void site_set_flags(const struct ddebug_table *dt, struct _ddebug *dp,
+		    unsigned int newflags);
+const char *table_class_name(const struct ddebug_table *dt,
+			     const struct _ddebug *dp);
+int table_class_id(const struct ddebug_table *dt, const char *name);
+bool ddebug_core_ready(void);
+
+/* ===================== queries ===================== */
+
+/**
+ * struct ddebug_query - one parsed query
+ * @file: file pattern, or NULL
+ * @func: function pattern, or NULL
+ * @module: module pattern, or NULL
+ * @format: format substring (unescaped, may start with '^'), or NULL
+ * @class_name: class name, or NULL for "sites without a class"
+ * @first_line: lowest line, 0 for no lower bound
+ * @last_line: highest line, 0 for no upper bound
+ * @mask: flag bits kept on a matching site
+ * @set: flag bits then added to it
+ *
+ * The strings point into the buffer that was parsed.
+ */
+struct ddebug_query {
+	const char *file;
+	const char *func;
+	const char *module;
+	const char *format;
+	const char *class_name;
+	unsigned int first_line;
+	unsigned int last_line;
+	unsigned int mask;
+	unsigned int set;
+};
+
+/**
+ * struct ddebug_batch - every query of one write, parsed
+ * @queries: array of @count queries
+ * @count: number of non-blank queries
+ */
+struct ddebug_batch {
+	struct ddebug_query *queries;
+	unsigned int count;
+};
+
+/* Why a query was rejected; ddebug_parse_reason_text() explains each. */
+enum ddebug_parse_reason {
+	DDEBUG_OK = 0,
+	DDEBUG_ERR_UNKNOWN_KEYWORD,
+	DDEBUG_ERR_MISSING_VALUE,
+	DDEBUG_ERR_DUPLICATE_KEYWORD,
+	DDEBUG_ERR_BAD_LINE,
+	DDEBUG_ERR_LINE_ORDER,
+	DDEBUG_ERR_UNCLOSED_QUOTE,
+	DDEBUG_ERR_MISSING_FLAGS,
+	DDEBUG_ERR_UNKNOWN_FLAG,
+	DDEBUG_ERR_TOO_MANY_WORDS,
+	DDEBUG_ERR_NOMEM,
+};
+
+/**
+ * struct ddebug_parse_error - where and why parsing stopped
+ * @query: 1-based number of the offending query among the non-blank ones
+ * @word: the offending word (points into the parsed buffer), or NULL
+ * @reason: what was wrong
+ */
+struct ddebug_parse_error {
+	unsigned int query;
+	const char *word;
+	enum ddebug_parse_reason reason;
+};
+
+/* Longest write to the control file, and longest boot or module query. */
+#define DDEBUG_QUERY_MAX	4095
+
+int ddebug_parse(char *text, struct ddebug_batch *batch,
+		 struct ddebug_parse_error *err);
+void ddebug_batch_free(struct ddebug_batch *batch);
+int ddebug_parse_flags(const char *word, unsigned int *mask,
+		       unsigned int *set);
+const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason);
+void ddebug_report_error(const char *source,
+			 const struct ddebug_parse_error *err);
+
+/* ===================== apply ===================== */
+
+bool ddebug_site_matches(const struct ddebug_table *dt,
+			 const struct _ddebug *dp,
+			 const struct ddebug_query *q, int class_id);
+unsigned int ddebug_apply_query(struct list_head *tables,
+				const struct ddebug_query *q);
+unsigned int ddebug_apply_batch(struct list_head *tables,
+				const struct ddebug_batch *batch);
+int ddebug_run(struct list_head *tables, char *buf, const char *modname,
+	       struct ddebug_parse_error *err);
+int ddebug_exec(const char *text, const char *modname, const char *source);
+
+/* ===================== params ===================== */
+
+void ddebug_params_boot(void);
+void ddebug_params_module_coming(const char *mod_name);
+void ddebug_class_params_replay(void);
+
+#endif /* _LIB_DYNAMIC_DEBUG_DDEBUG_H */

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flag table of dynamic debug, and the conversions between flag bits
+ * and their letters.
+ */
+
+#define pr_fmt(fmt) "dyndbg: " fmt
+
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+
+#include <kunit/visibility.h>
+
+#include "ddebug.h"
+
+const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS] = {
+#define DDEBUG_FLAG_ROW(name, l, d) [DDEBUG_BIT_##name] = { .letter = l, .desc = d },
+	DDEBUG_FLAG_TABLE(DDEBUG_FLAG_ROW)
+#undef DDEBUG_FLAG_ROW
+};
+
+/* Call sites test the print bit by its public name; it must agree. */
+static_assert(DDEBUG_FLAG(PRINT) == _DPRINTK_FLAGS_PRINT);
+/* The descriptor's flags field must hold every bit. */
+static_assert(DDEBUG_NR_FLAGS <= 8 * sizeof(((struct _ddebug *)0)->flags));
+
+/**
+ * ddebug_flag_from_letter - look up a flag letter
+ * @letter: a letter from a query
+ *
+ * Return: the flag's bit number, or -EINVAL if @letter names no flag.
+ * The "no flags" letter '_' is not a flag; callers handle it.
+ */
+int ddebug_flag_from_letter(char letter)
+{
+	int bit;
+
+	for (bit = 0; bit < DDEBUG_NR_FLAGS; bit++)
+		if (ddebug_flag_info[bit].letter == letter)
+			return bit;
+	return -EINVAL;
+}
+
+/**
+ * ddebug_flags_describe - spell flags as the control file shows them
+ * @flags: flag bits
+ * @buf: output buffer
+ * @size: size of @buf; DDEBUG_FLAGS_BUFSZ is always enough
+ *
+ * Writes the letters of the set flags in table order, or "_" when none is
+ * set, without the leading '='.
+ *
+ * Return: @buf.
+ */
+char *ddebug_flags_describe(unsigned int flags, char *buf, size_t size)
+{
+	size_t n = 0;
+	int bit;
+
+	for (bit = 0; bit < DDEBUG_NR_FLAGS && n + 1 < size; bit++)
+		if (flags & (1U << bit))
+			buf[n++] = ddebug_flag_info[bit].letter;
+	if (!n && size > 1)
+		buf[n++] = DDEBUG_NO_FLAGS_LETTER;
+	if (size)
+		buf[n] = '\0';
+	return buf;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_flags_describe);
