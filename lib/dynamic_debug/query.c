@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The query parser of dynamic debug: turns the text of one write (or one
+ * boot or module parameter) into an array of parsed queries, or into one
+ * precise error.  It changes nothing but the text it is given.
+ */
+
+#define pr_fmt(fmt) "dyndbg: " fmt
+
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/string_helpers.h>
+
+#include <kunit/visibility.h>
+
+#include "ddebug.h"
+
+/* Six keywords with a value each, and the flags. */
+#define QUERY_MAX_WORDS		13
+
+/* ===================== words ===================== */
+
+/*
+ * The lexer splits the text into words and query ends, in place: it writes
+ * a NUL after each word.  A query ends at ';' or a newline; a word that
+ * starts with '#' begins a comment that runs to the end of the query.
+ * Words may be quoted with " or '; inside quotes a backslash protects the
+ * next character, and ';' does not end the query.
+ */
+struct lexer {
+	char *p;		/* first character not yet read */
+	bool pending_end;	/* the last word was ended by ';' or newline */
+};
+
+enum token {
+	TOKEN_WORD,
+	TOKEN_QUERY_END,
+	TOKEN_TEXT_END,
+	TOKEN_UNCLOSED_QUOTE,
+};
+
+static bool is_query_end(char c)
+{
+	return c == ';' || c == '\n';
+}
+
+static void skip_blanks_and_comments(struct lexer *lx)
+{
+	for (;;) {
+		while (*lx->p && *lx->p != '\n' && isspace(*lx->p))
+			lx->p++;
+		if (*lx->p != '#')
+			return;
+		while (*lx->p && !is_query_end(*lx->p))
+			lx->p++;
+	}
+}
+
+static enum token lex_quoted(struct lexer *lx, char **word)
+{
+	char quote = *lx->p++;
+	char *p = lx->p;
+
+	while (*p && *p != '\n' && *p != quote) {
+		if (*p == '\\' && p[1] && p[1] != '\n')
+			p++;
+		p++;
+	}
+	*word = lx->p;
+	if (*p != quote) {
+		*p = '\0';	/* the error shows the rest of the line */
+		lx->p = p;
+		return TOKEN_UNCLOSED_QUOTE;
+	}
+	*p = '\0';
+	lx->p = p + 1;
+	return TOKEN_WORD;
+}
+
+static enum token lex_next(struct lexer *lx, char **word)
+{
+	char *p;
+
+	if (lx->pending_end) {
+		lx->pending_end = false;
+		return TOKEN_QUERY_END;
+	}
+	skip_blanks_and_comments(lx);
+	if (!*lx->p)
+		return TOKEN_TEXT_END;
+	if (is_query_end(*lx->p)) {
+		lx->p++;
+		return TOKEN_QUERY_END;
+	}
+	if (*lx->p == '"' || *lx->p == '\'')
+		return lex_quoted(lx, word);
+
+	p = lx->p;
+	while (*p && !isspace(*p) && *p != ';')
+		p++;
+	*word = lx->p;
+	if (*p) {
+		lx->pending_end = is_query_end(*p);
+		*p++ = '\0';
+	}
+	lx->p = p;
+	return TOKEN_WORD;
+}
+
+/* ===================== one query ===================== */
+
+static int fail(struct ddebug_parse_error *err, enum ddebug_parse_reason why,
+		const char *word)
+{
+	err->reason = why;
+	err->word = word;
+	return -EINVAL;
+}
+
+/* Decimal number of @len characters; empty means 0 (no bound). */
+static bool parse_line_number(const char *s, size_t len, unsigned int *out)
+{
+	unsigned int n = 0;
+	size_t i = 0;
+
+	if (len && s[0] == '+')
+		i++;
+	if (i == len)
+		return len == 0;
+	for (; i < len; i++) {
+		if (!isdigit(s[i]) || check_mul_overflow(n, 10U, &n) ||
+		    check_add_overflow(n, (unsigned int)(s[i] - '0'), &n))
+			return false;
+	}
+	*out = n;
+	return true;
+}
+
+/* "N", "N-M", "-M", "N-", where an empty or zero bound means "none". */
+static int parse_lines(const char *word, struct ddebug_query *q,
+		       struct ddebug_parse_error *err)
+{
+	const char *dash = strchr(word, '-');
+	unsigned int first = 0, last = 0;
+
+	if (!dash) {
+		if (!parse_line_number(word, strlen(word), &first))
+			return fail(err, DDEBUG_ERR_BAD_LINE, word);
+		last = first;
+	} else {
+		if (!parse_line_number(word, dash - word, &first) ||
+		    !parse_line_number(dash + 1, strlen(dash + 1), &last))
+			return fail(err, DDEBUG_ERR_BAD_LINE, word);
+		if (!last)
+			last = UINT_MAX;
+		if (last < first)
+			return fail(err, DDEBUG_ERR_LINE_ORDER, word);
+	}
+	q->first_line = first;
+	q->last_line = last;
+	return 0;
+}
+
+enum keyword {
+	KW_FILE,
+	KW_FUNC,
+	KW_LINE,
+	KW_MODULE,
+	KW_FORMAT,
+	KW_CLASS,
+	KW_COUNT
+};
+
+static const struct {
+	const char *name;
+	enum keyword kw;
+} keywords[] = {
+	{ "file",	KW_FILE },
+	{ "func",	KW_FUNC },
+	{ "function",	KW_FUNC },	/* the 2.6.39 spelling */
+	{ "line",	KW_LINE },
+	{ "module",	KW_MODULE },
+	{ "format",	KW_FORMAT },
+	{ "class",	KW_CLASS },
+};
+
+static int keyword_lookup(const char *word)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(keywords); i++)
+		if (!strcmp(word, keywords[i].name))
+			return keywords[i].kw;
+	return -ENOENT;
+}
+
+/* What a query has been given so far, to refuse repeats. */
+struct seen {
+	bool kw[KW_COUNT];
+};
+
+static int set_once(struct seen *seen, enum keyword kw, const char **slot,
+		    const char *value, const char *word,
+		    struct ddebug_parse_error *err)
+{
+	if (seen->kw[kw])
+		return fail(err, DDEBUG_ERR_DUPLICATE_KEYWORD, word);
+	seen->kw[kw] = true;
+	if (slot)
+		*slot = value;
+	return 0;
+}
+
+static bool starts_function_name(char c)
+{
+	return isalpha(c) || c == '_' || c == '*' || c == '?';
+}
+
+/* "file PATH", "file PATH:FUNC" or "file PATH:LINES". */
+static int parse_file(char *value, const char *word, struct ddebug_query *q,
+		      struct seen *seen, struct ddebug_parse_error *err)
+{
+	char *tail = strchr(value, ':');
+	int ret;
+
+	ret = set_once(seen, KW_FILE, &q->file, value, word, err);
+	if (ret || !tail)
+		return ret;
+
+	*tail++ = '\0';
+	if (!*tail)
+		return 0;
+	if (starts_function_name(*tail))
+		return set_once(seen, KW_FUNC, &q->func, tail, tail, err);
+	ret = set_once(seen, KW_LINE, NULL, NULL, tail, err);
+	return ret ?: parse_lines(tail, q, err);
+}
+
+static int parse_pair(const char *word, char *value, struct ddebug_query *q,
+		      struct seen *seen, struct ddebug_parse_error *err)
+{
+	int kw = keyword_lookup(word);
+	int ret;
+
+	switch (kw) {
+	case KW_FILE:
+		return parse_file(value, word, q, seen, err);
+	case KW_FUNC:
+		return set_once(seen, KW_FUNC, &q->func, value, word, err);
+	case KW_MODULE:
+		return set_once(seen, KW_MODULE, &q->module, value, word, err);
+	case KW_CLASS:
+		return set_once(seen, KW_CLASS, &q->class_name, value, word, err);
+	case KW_LINE:
+		ret = set_once(seen, KW_LINE, NULL, NULL, word, err);
+		return ret ?: parse_lines(value, q, err);
+	case KW_FORMAT:
+		ret = set_once(seen, KW_FORMAT, &q->format, value, word, err);
+		if (!ret)
+			string_unescape_inplace(value, UNESCAPE_SPACE |
+						UNESCAPE_OCTAL |
+						UNESCAPE_SPECIAL);
+		return ret;
+	default:
+		return fail(err, DDEBUG_ERR_UNKNOWN_KEYWORD, word);
+	}
+}
+
+static bool is_flag_op(char c)
+{
+	return c == '+' || c == '-' || c == '=';
+}
+
+/**
+ * ddebug_parse_flags - parse a flags word such as "+pmf", "-p" or "=_"
+ * @word: the word
+ * @mask: set to the bits a matching site keeps
+ * @set: set to the bits then added
+ *
+ * '+' adds the letters' flags, '-' removes them, '=' sets exactly them.
+ * '_' stands for no flag.  An operator alone is valid: "=" clears every
+ * flag, "+" and "-" change nothing.
+ *
+ * Return: 0, or -EINVAL if @word does not start with an operator or holds
+ * a letter that names no flag.
+ */
+int ddebug_parse_flags(const char *word, unsigned int *mask, unsigned int *set)
+{
+	unsigned int bits = 0;
+	const char *c;
+	int bit;
+
+	if (!is_flag_op(word[0]))
+		return -EINVAL;
+	for (c = word + 1; *c; c++) {
+		if (*c == DDEBUG_NO_FLAGS_LETTER)
+			continue;
+		bit = ddebug_flag_from_letter(*c);
+		if (bit < 0)
+			return -EINVAL;
+		bits |= 1U << bit;
+	}
+
+	switch (word[0]) {
+	case '+':
+		*mask = ~0U;
+		*set = bits;
+		break;
+	case '-':
+		*mask = ~bits;
+		*set = 0;
+		break;
+	default:
+		*mask = 0;
+		*set = bits;
+		break;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_flags);
+
+static void log_query(unsigned int n, const struct ddebug_query *q)
+{
+	ddebug_vlog(DDEBUG_V_PARSE,
+		    "query %u: file=\"%s\" func=\"%s\" module=\"%s\" format=\"%s\" line=%u-%u class=\"%s\" mask=0x%x set=0x%x\n",
+		    n, q->file ?: "", q->func ?: "", q->module ?: "",
+		    q->format ?: "", q->first_line, q->last_line,
+		    q->class_name ?: "", q->mask, q->set);
+}
+
+/* Words of one query: pairs of keyword and value, then the flags. */
+static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
+		       struct ddebug_parse_error *err)
+{
+	const char *flags = words[n - 1];
+	struct seen seen = {};
+	unsigned int i;
+	int ret;
+
+	if (!is_flag_op(flags[0]))
+		return fail(err, DDEBUG_ERR_MISSING_FLAGS, flags);
+
+	for (i = 0; i + 1 < n; i += 2) {
+		if (keyword_lookup(words[i]) < 0)
+			return fail(err, DDEBUG_ERR_UNKNOWN_KEYWORD, words[i]);
+		if (i + 2 == n)
+			return fail(err, DDEBUG_ERR_MISSING_VALUE, words[i]);
+		ret = parse_pair(words[i], words[i + 1], q, &seen, err);
+		if (ret)
+			return ret;
+	}
+
+	if (ddebug_parse_flags(flags, &q->mask, &q->set))
+		return fail(err, DDEBUG_ERR_UNKNOWN_FLAG, flags);
+	return 0;
+}
+
+/* ===================== the whole text ===================== */
+
+static struct ddebug_query *batch_grow(struct ddebug_batch *batch,
+				       unsigned int *room)
+{
+	struct ddebug_query *more;
+	unsigned int want = *room ? 2 * *room : 4;
+
+	if (batch->count < *room)
+		return &batch->queries[batch->count];
+
+	more = krealloc_array(batch->queries, want, sizeof(*more), GFP_KERNEL);
+	if (!more)
+		return NULL;
+	batch->queries = more;
+	*room = want;
+	return &batch->queries[batch->count];
+}
+
+static void log_words(unsigned int nq, char **words, unsigned int n)
+{
+	unsigned int i;
+
+	if (ddebug_verbose < DDEBUG_V_PARSE)
+		return;
+	pr_info("query %u: %u words:", nq, n);
+	for (i = 0; i < n; i++)
+		pr_cont(" \"%s\"", words[i]);
+	pr_cont("\n");
+}
+
+/* Parse the words of one query into the next slot of @batch. */
+static int batch_add(struct ddebug_batch *batch, unsigned int *room,
+		     char **words, unsigned int n,
+		     struct ddebug_parse_error *err)
+{
+	struct ddebug_query *q;
+	int ret;
+
+	log_words(batch->count + 1, words, n);
+	q = batch_grow(batch, room);
+	if (!q) {
+		fail(err, DDEBUG_ERR_NOMEM, NULL);
+		return -ENOMEM;
+	}
+	memset(q, 0, sizeof(*q));
+	ret = parse_query(words, n, q, err);
+	if (ret)
+		return ret;
+	log_query(batch->count + 1, q);
+	batch->count++;
+	return 0;
+}
+
+/**
+ * ddebug_parse - parse every query of a text
+ * @text: NUL-terminated, writable text; the parsed queries point into it
+ * @batch: filled with the queries; release with ddebug_batch_free()
+ * @err: filled when the text is rejected
+ *
+ * Queries are separated by ';' or newlines; blank queries and comments are
+ * skipped and not counted.  Parsing stops at the first invalid query, and
+ * then @batch is empty.  Work is linear in the length of @text.
+ *
+ * Return: 0; -EINVAL with @err describing the first invalid query; or
+ * -ENOMEM.
+ */
+int ddebug_parse(char *text, struct ddebug_batch *batch,
+		 struct ddebug_parse_error *err)
+{
+	struct lexer lx = { .p = text };
+	char *words[QUERY_MAX_WORDS];
+	unsigned int n = 0, room = 0;
+	enum token tok;
+	char *word;
+	int ret = 0;
+
+	memset(batch, 0, sizeof(*batch));
+	memset(err, 0, sizeof(*err));
+
+	do {
+		tok = lex_next(&lx, &word);
+		err->query = batch->count + 1;
+		switch (tok) {
+		case TOKEN_WORD:
+			if (n == QUERY_MAX_WORDS)
+				ret = fail(err, DDEBUG_ERR_TOO_MANY_WORDS, word);
+			else
+				words[n++] = word;
+			break;
+		case TOKEN_UNCLOSED_QUOTE:
+			ret = fail(err, DDEBUG_ERR_UNCLOSED_QUOTE, word);
+			break;
+		case TOKEN_QUERY_END:
+		case TOKEN_TEXT_END:
+			if (n)
+				ret = batch_add(batch, &room, words, n, err);
+			n = 0;
+			break;
+		}
+	} while (!ret && tok != TOKEN_TEXT_END);
+
+	if (ret)
+		ddebug_batch_free(batch);
+	else
+		err->query = 0;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_parse);
+
+/**
+ * ddebug_batch_free - release what ddebug_parse() allocated
+ * @batch: the batch; left empty
+ */
+void ddebug_batch_free(struct ddebug_batch *batch)
+{
+	kfree(batch->queries);
+	batch->queries = NULL;
+	batch->count = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_batch_free);
+
+/* ===================== errors ===================== */
+
+static const char * const reason_text[] = {
+	[DDEBUG_OK]			= "no error",
+	[DDEBUG_ERR_UNKNOWN_KEYWORD]	= "unknown keyword",
+	[DDEBUG_ERR_MISSING_VALUE]	= "no value after keyword",
+	[DDEBUG_ERR_DUPLICATE_KEYWORD]	= "keyword given twice",
+	[DDEBUG_ERR_BAD_LINE]		= "bad line number",
+	[DDEBUG_ERR_LINE_ORDER]		= "line range ends before it starts",
+	[DDEBUG_ERR_UNCLOSED_QUOTE]	= "unclosed quote",
+	[DDEBUG_ERR_MISSING_FLAGS]	= "missing flags, last word is",
+	[DDEBUG_ERR_UNKNOWN_FLAG]	= "unknown flag in",
+	[DDEBUG_ERR_TOO_MANY_WORDS]	= "too many words, from",
+	[DDEBUG_ERR_NOMEM]		= "out of memory",
+};
+
+/**
+ * ddebug_parse_reason_text - short description of a parse error
+ * @reason: the reason
+ *
+ * Return: a constant string.
+ */
+const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason)
+{
+	if (reason >= ARRAY_SIZE(reason_text) || !reason_text[reason])
+		return "invalid query";
+	return reason_text[reason];
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_reason_text);
+
+/* The letters a flags word may hold, derived from the flag table. */
+static void flag_letters(char *buf, size_t size)
+{
+	size_t n = 0;
+	int bit;
+
+	for (bit = 0; bit < DDEBUG_NR_FLAGS && n + 2 < size; bit++)
+		buf[n++] = ddebug_flag_info[bit].letter;
+	buf[n++] = DDEBUG_NO_FLAGS_LETTER;
+	buf[n] = '\0';
+}
+
+/* What would have been right, after the reason and the word. */
+static const char *expected(const struct ddebug_parse_error *err,
+			    char *buf, size_t size)
+{
+	char letters[DDEBUG_NR_FLAGS + 2];
+
+	switch (err->reason) {
+	case DDEBUG_ERR_UNKNOWN_KEYWORD:
+		return ", expected file, func, line, module, format or class";
+	case DDEBUG_ERR_BAD_LINE:
+		return ", expected N, N-M, -M or N-";
+	case DDEBUG_ERR_MISSING_FLAGS:
+	case DDEBUG_ERR_UNKNOWN_FLAG:
+		flag_letters(letters, sizeof(letters));
+		snprintf(buf, size, ", expected +, - or = followed by letters from \"%s\"",
+			 letters);
+		return buf;
+	case DDEBUG_ERR_TOO_MANY_WORDS:
+		return ", each keyword may be given once";
+	default:
+		return "";
+	}
+}
+
+/**
+ * ddebug_report_error - log why a text was rejected, in one line
+ * @source: where the text came from (e.g. "ddebug_query"), or NULL for a
+ *	write to the control file
+ * @err: the error from ddebug_parse()
+ */
+void ddebug_report_error(const char *source,
+			 const struct ddebug_parse_error *err)
+{
+	char buf[80];
+
+	pr_err("%s%squery %u: %s \"%s\"%s\n",
+	       source ?: "", source ? ": " : "", err->query,
+	       ddebug_parse_reason_text(err->reason), err->word ?: "",
+	       expected(err, buf, sizeof(buf)));
+}
