@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control files of dynamic debug: "control" (read the sites, write
+ * queries) and the read-only "enabled" (only sites with flags), both in
+ * <debugfs>/dynamic_debug/ and /proc/dynamic_debug/.
+ */
+
+#define pr_fmt(fmt) "dyndbg: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "ddebug.h"
+
+/* Only root may list the sites: they reveal the kernel's layout. */
+#define CONTROL_MODE	0600
+#define ENABLED_MODE	0400
+
+static const char control_header[] =
+	"# filename:lineno [module]function flags format\n";
+
+/**
+ * struct control_reader - state of one open control or enabled file
+ * @it: the walk; kept between read() calls to resume cheaply
+ * @pos: seq_file position of the site @it points at (0 is the header)
+ * @valid: @it and @pos describe a live walk
+ * @only_enabled: skip sites without flags
+ */
+struct control_reader {
+	struct ddebug_iter it;
+	loff_t pos;
+	bool valid;
+	bool only_enabled;
+};
+
+/* ===================== reading ===================== */
+
+static bool shown(const struct control_reader *r, const struct _ddebug *dp)
+{
+	return !r->only_enabled || site_flags(dp);
+}
+
+static struct _ddebug *reader_first(struct control_reader *r)
+{
+	struct _ddebug *dp = ddebug_iter_first(&r->it);
+
+	while (dp && !shown(r, dp))
+		dp = ddebug_iter_next(&r->it);
+	return dp;
+}
+
+static struct _ddebug *reader_next(struct control_reader *r)
+{
+	struct _ddebug *dp = ddebug_iter_next(&r->it);
+
+	while (dp && !shown(r, dp))
+		dp = ddebug_iter_next(&r->it);
+	return dp;
+}
+
+/* Current site of a still valid walk. */
+static struct _ddebug *reader_current(struct control_reader *r)
+{
+	if (!r->it.table)
+		return NULL;
+	return &r->it.table->sites[r->it.left];
+}
+
+static void *control_start(struct seq_file *m, loff_t *pos)
+	__acquires(&ddebug_lock)
+{
+	struct control_reader *r = m->private;
+	struct _ddebug *dp;
+	loff_t n;
+
+	mutex_lock(&ddebug_lock);
+	if (*pos == 0) {
+		r->valid = false;
+		return SEQ_START_TOKEN;
+	}
+
+	/* Resume where the last read() stopped if nothing was (un)loaded. */
+	if (r->valid && r->it.gen == ddebug_tables_gen && r->pos == *pos)
+		return reader_current(r);
+
+	dp = reader_first(r);
+	for (n = 1; dp && n < *pos; n++)
+		dp = reader_next(r);
+	r->pos = *pos;
+	r->valid = true;
+	return dp;
+}
+
+static void *control_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct control_reader *r = m->private;
+	struct _ddebug *dp;
+
+	if (v == SEQ_START_TOKEN)
+		dp = reader_first(r);
+	else
+		dp = reader_next(r);
+	++*pos;
+	r->pos = *pos;
+	r->valid = true;
+	return dp;
+}
+
+static void control_stop(struct seq_file *m, void *v)
+	__releases(&ddebug_lock)
+{
+	mutex_unlock(&ddebug_lock);
+}
+
+/* The format in double quotes, with tab, CR and newline escaped. */
+static void show_format(struct seq_file *m, const char *s)
+{
+	seq_putc(m, '"');
+	for (; *s; s++) {
+		switch (*s) {
+		case '\t':
+			seq_puts(m, "\\t");
+			break;
+		case '\r':
+			seq_puts(m, "\\r");
+			break;
+		case '\n':
+			seq_puts(m, "\\n");
+			break;
+		default:
+			seq_putc(m, *s);
+		}
+	}
+	seq_putc(m, '"');
+}
+
+static int control_show(struct seq_file *m, void *v)
+{
+	struct control_reader *r = m->private;
+	const struct ddebug_table *dt = r->it.table;
+	const struct _ddebug *dp = v;
+	char flags[DDEBUG_FLAGS_BUFSZ];
+	const char *class;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, control_header);
+		return 0;
+	}
+
+	seq_printf(m, "%s:%u [%s]%s =%s ", site_file_relative(dp), dp->lineno,
+		   dt->mod_name, dp->function,
+		   ddebug_flags_describe(site_flags(dp), flags, sizeof(flags)));
+	show_format(m, dp->format);
+	if (site_has_class(dp)) {
+		class = table_class_name(dt, dp);
+		if (class)
+			seq_printf(m, " class:%s", class);
+		else
+			seq_printf(m, " class unknown, _id:%d", dp->class_id);
+	}
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations control_seq_ops = {
+	.start = control_start,
+	.next = control_next,
+	.stop = control_stop,
+	.show = control_show,
+};
+
+static int reader_open(struct inode *inode, struct file *file,
+		       bool only_enabled)
+{
+	struct control_reader *r;
+
+	r = __seq_open_private(file, &control_seq_ops, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->only_enabled = only_enabled;
+	return 0;
+}
+
+static int control_open(struct inode *inode, struct file *file)
+{
+	return reader_open(inode, file, false);
+}
+
+static int enabled_open(struct inode *inode, struct file *file)
+{
+	return reader_open(inode, file, true);
+}
+
+/* ===================== writing ===================== */
+
+static ssize_t control_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *offp)
+{
+	char *text;
+	int ret;
+
+	if (!len)
+		return 0;
+	if (len > DDEBUG_QUERY_MAX) {
+		pr_err("write of %zu bytes refused: the limit is %d\n",
+		       len, DDEBUG_QUERY_MAX);
+		return -E2BIG;
+	}
+	text = memdup_user_nul(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+
+	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n", len);
+	ret = ddebug_exec(text, NULL, NULL);
+	kfree(text);
+	if (ret < 0)
+		return ret;
+	*offp += len;
+	return len;
+}
+
+/* ===================== files ===================== */
+
+static const struct file_operations control_fops = {
+	.owner = THIS_MODULE,
+	.open = control_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+	.write = control_write,
+};
+
+static const struct file_operations enabled_fops = {
+	.owner = THIS_MODULE,
+	.open = enabled_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+static const struct proc_ops control_proc_ops = {
+	.proc_open = control_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = seq_release_private,
+	.proc_write = control_write,
+};
+
+static const struct proc_ops enabled_proc_ops = {
+	.proc_open = enabled_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = seq_release_private,
+};
+
+static int __init ddebug_control_init(void)
+{
+	struct proc_dir_entry *proc_dir;
+	struct dentry *dir;
+
+	if (!ddebug_core_ready())
+		return -ENODEV;
+
+	if (debugfs_initialized()) {
+		dir = debugfs_create_dir("dynamic_debug", NULL);
+		debugfs_create_file("control", CONTROL_MODE, dir, NULL,
+				    &control_fops);
+		debugfs_create_file("enabled", ENABLED_MODE, dir, NULL,
+				    &enabled_fops);
+	}
+
+	proc_dir = proc_mkdir("dynamic_debug", NULL);
+	if (!proc_dir)
+		return 0;
+	proc_create("control", CONTROL_MODE, proc_dir, &control_proc_ops);
+	proc_create("enabled", ENABLED_MODE, proc_dir, &enabled_proc_ops);
+	return 0;
+}
+/* debugfs and procfs are ready at fs_initcall time. */
+fs_initcall(ddebug_control_init);

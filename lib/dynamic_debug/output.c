@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What an enabled call site prints: the decorations chosen by its flags,
+ * then the message, at KERN_DEBUG; dev_dbg(), netdev_dbg() and ibdev_dbg()
+ * keep the prefixes of their subsystems.
+ */
+
+#define pr_fmt(fmt) "dyndbg: " fmt
+
+#include <linux/device.h>
+#include <linux/hardirq.h>
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+
+#include <rdma/ib_verbs.h>
+
+#include "ddebug.h"
+
+/* Longest decoration; longer ones are cut. */
+#define PREFIX_SIZE	128
+
+struct prefix {
+	char buf[PREFIX_SIZE];
+	size_t len;
+};
+
+static __printf(2, 3) void prefix_add(struct prefix *px, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	px->len += vscnprintf(px->buf + px->len, sizeof(px->buf) - px->len,
+			      fmt, args);
+	va_end(args);
+}
+
+/*
+ * "[PID] " or "<intr> " for 't'; then "NAME:" for each of 'm', 'f', 's',
+ * 'l' in that order, and one space after them if any was written.
+ */
+static const char *prefix_build(struct prefix *px, const struct _ddebug *dp)
+{
+	unsigned int flags = site_flags(dp);
+	size_t names;
+
+	px->buf[0] = '\0';
+	px->len = 0;
+	if (likely(!(flags & DDEBUG_DECORATIONS)))
+		return px->buf;
+
+	if (flags & DDEBUG_FLAG(TID)) {
+		if (in_interrupt())
+			prefix_add(px, "<intr> ");
+		else
+			prefix_add(px, "[%d] ", task_pid_vnr(current));
+	}
+	names = px->len;
+	if (flags & DDEBUG_FLAG(MODNAME))
+		prefix_add(px, "%s:", dp->modname);
+	if (flags & DDEBUG_FLAG(FUNCNAME))
+		prefix_add(px, "%s:", dp->function);
+	if (flags & DDEBUG_FLAG(SOURCE))
+		prefix_add(px, "%s:", site_file_relative(dp));
+	if (flags & DDEBUG_FLAG(LINENO))
+		prefix_add(px, "%u:", dp->lineno);
+	if (px->len != names)
+		prefix_add(px, " ");
+	return px->buf;
+}
+
+/* The 'd' flag: a stack dump after the message. */
+static void after_message(const struct _ddebug *dp)
+{
+	if (unlikely(site_flags(dp) & DDEBUG_FLAG(STACK)))
+		dump_stack_lvl(KERN_DEBUG);
+}
+
+/**
+ * __dynamic_pr_debug - print the message of an enabled pr_debug() site
+ * @descriptor: the call site
+ * @fmt: format, already passed through pr_fmt()
+ * @...: arguments
+ */
+void __dynamic_pr_debug(struct _ddebug *descriptor, const char *fmt, ...)
+{
+	struct prefix px;
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	printk(KERN_DEBUG "%s%pV", prefix_build(&px, descriptor), &vaf);
+	va_end(args);
+	after_message(descriptor);
+}
+EXPORT_SYMBOL(__dynamic_pr_debug);
+
+/**
+ * __dynamic_dev_dbg - print the message of an enabled dev_dbg() site
+ * @descriptor: the call site
+ * @dev: the device, or NULL
+ * @fmt: format
+ * @...: arguments
+ *
+ * The device's driver and name follow the decorations, as dev_printk()
+ * shows them.
+ */
+void __dynamic_dev_dbg(struct _ddebug *descriptor, const struct device *dev,
+		       const char *fmt, ...)
+{
+	struct prefix px;
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (dev)
+		dev_printk_emit(LOGLEVEL_DEBUG, dev, "%s%s %s: %pV",
+				prefix_build(&px, descriptor),
+				dev_driver_string(dev), dev_name(dev), &vaf);
+	else
+		printk(KERN_DEBUG "(NULL device *): %pV", &vaf);
+	va_end(args);
+	after_message(descriptor);
+}
+EXPORT_SYMBOL(__dynamic_dev_dbg);
+
+#ifdef CONFIG_NET
+/**
+ * __dynamic_netdev_dbg - print the message of an enabled netdev_dbg() site
+ * @descriptor: the call site
+ * @dev: the network device, or NULL
+ * @fmt: format
+ * @...: arguments
+ *
+ * Shows the parent device as dev_printk() would, then the interface name
+ * and registration state, as netdev_printk() does.
+ */
+void __dynamic_netdev_dbg(struct _ddebug *descriptor,
+			  const struct net_device *dev, const char *fmt, ...)
+{
+	struct prefix px;
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (dev && dev->dev.parent)
+		dev_printk_emit(LOGLEVEL_DEBUG, dev->dev.parent,
+				"%s%s %s %s%s: %pV",
+				prefix_build(&px, descriptor),
+				dev_driver_string(dev->dev.parent),
+				dev_name(dev->dev.parent), netdev_name(dev),
+				netdev_reg_state(dev), &vaf);
+	else if (dev)
+		printk(KERN_DEBUG "%s%s: %pV", netdev_name(dev),
+		       netdev_reg_state(dev), &vaf);
+	else
+		printk(KERN_DEBUG "(NULL net_device): %pV", &vaf);
+	va_end(args);
+	after_message(descriptor);
+}
+EXPORT_SYMBOL(__dynamic_netdev_dbg);
+#endif /* CONFIG_NET */
+
+#if IS_ENABLED(CONFIG_INFINIBAND)
+/**
+ * __dynamic_ibdev_dbg - print the message of an enabled ibdev_dbg() site
+ * @descriptor: the call site
+ * @ibdev: the RDMA device, or NULL
+ * @fmt: format
+ * @...: arguments
+ *
+ * Shows the parent device as dev_printk() would, then the RDMA device name.
+ */
+void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
+			 const struct ib_device *ibdev, const char *fmt, ...)
+{
+	struct prefix px;
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (ibdev && ibdev->dev.parent)
+		dev_printk_emit(LOGLEVEL_DEBUG, ibdev->dev.parent,
+				"%s%s %s %s: %pV",
+				prefix_build(&px, descriptor),
+				dev_driver_string(ibdev->dev.parent),
+				dev_name(ibdev->dev.parent),
+				dev_name(&ibdev->dev), &vaf);
+	else if (ibdev)
+		printk(KERN_DEBUG "%s: %pV", dev_name(&ibdev->dev), &vaf);
+	else
+		printk(KERN_DEBUG "(NULL ib_device): %pV", &vaf);
+	va_end(args);
+	after_message(descriptor);
+}
+EXPORT_SYMBOL(__dynamic_ibdev_dbg);
+#endif /* CONFIG_INFINIBAND */
