@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the dynamic debug query language: what the parser accepts
+ * and how, the exact error of every malformed query, and which sites a
+ * query selects, run against private tables of fake call sites.
+ */
+
+#include <kunit/test.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+
+#include "ddebug.h"
+
+#define P	DDEBUG_FLAG(PRINT)
+#define M	DDEBUG_FLAG(MODNAME)
+#define F	DDEBUG_FLAG(FUNCNAME)
+#define S	DDEBUG_FLAG(SOURCE)
+#define L	DDEBUG_FLAG(LINENO)
+#define T	DDEBUG_FLAG(TID)
+#define D	DDEBUG_FLAG(STACK)
+#define ALL_FLAGS	(P | M | F | S | L | T | D)
+
+/* ===================== fake call sites ===================== */
+
+#define SITE(_mod, _file, _func, _line, _fmt, _cls) {			\
+	.modname = _mod, .filename = _file, .function = _func,		\
+	.lineno = _line, .format = _fmt, .class_id = _cls }
+#define NOCLS	_DPRINTK_CLASS_DFLT
+
+static struct _ddebug alpha_sites[] = {
+	SITE("alpha", "drivers/alpha/core.c", "alpha_probe", 10, "probing %s\n", NOCLS),
+	SITE("alpha", "drivers/alpha/core.c", "alpha_probe", 20, "found %d devices\n", NOCLS),
+	SITE("alpha", "drivers/alpha/core.c", "alpha_remove", 30, "removing\n", NOCLS),
+	SITE("alpha", "drivers/alpha/helper.c", "alpha_helper", 5, "helper\tstep %d\n", NOCLS),
+};
+
+static struct _ddebug beta_sites[] = {
+	SITE("beta", "fs/beta/super.c", "beta_fill_super", 100, "fill super\n", NOCLS),
+	SITE("beta", "fs/beta/super.c", "beta_probe", 200, "probing beta\n", NOCLS),
+	SITE("beta", "/abs/src/fs/beta/inode.c", "beta_iget", 50, "say \"hi\" to inode %lu\n", NOCLS),
+};
+
+static struct _ddebug gamma_sites[] = {
+	SITE("gamma", "gamma/main.c", "gamma_run", 1, "plain\n", NOCLS),
+	SITE("gamma", "gamma/main.c", "gamma_run", 2, "core msg\n", 0),
+	SITE("gamma", "gamma/main.c", "gamma_run", 3, "kms msg\n", 1),
+	SITE("gamma", "gamma/main.c", "gamma_run", 4, "no map covers this\n", 5),
+	SITE("gamma", "gamma/main.c", "gamma_run", 5, "v1 msg", 10),
+};
+
+static const char *gamma_bit_names[] = { "G_CORE", "G_KMS", "G_DRV" };
+static const char *gamma_level_names[] = { "V1", "V2" };
+
+static struct ddebug_class_map gamma_bits = {
+	.mod_name = "gamma", .class_names = gamma_bit_names,
+	.length = ARRAY_SIZE(gamma_bit_names), .base = 0,
+	.map_type = DD_CLASS_TYPE_DISJOINT_BITS,
+};
+
+static struct ddebug_class_map gamma_levels = {
+	.mod_name = "gamma", .class_names = gamma_level_names,
+	.length = ARRAY_SIZE(gamma_level_names), .base = 10,
+	.map_type = DD_CLASS_TYPE_LEVEL_NUM,
+};
+
+static const struct ddebug_class_map *gamma_maps[] = {
+	&gamma_bits, &gamma_levels,
+};
+
+static struct ddebug_table fake_tables[] = {
+	{ .mod_name = "alpha", .sites = alpha_sites,
+	  .num_sites = ARRAY_SIZE(alpha_sites), .keyless = true },
+	{ .mod_name = "beta", .sites = beta_sites,
+	  .num_sites = ARRAY_SIZE(beta_sites), .keyless = true },
+	{ .mod_name = "gamma", .sites = gamma_sites,
+	  .num_sites = ARRAY_SIZE(gamma_sites), .keyless = true,
+	  .maps = gamma_maps, .num_maps = ARRAY_SIZE(gamma_maps) },
+};
+
+/* Global site numbers, in table order: alpha 0-3, beta 4-6, gamma 7-11. */
+#define NR_SITES	12
+#define SITES(lo, hi)	GENMASK(hi, lo)
+#define UNCLASSED	SITES(0, 7)
+
+static LIST_HEAD(fake_list);
+
+static struct _ddebug *fake_site(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fake_tables); i++) {
+		if (n < fake_tables[i].num_sites)
+			return &fake_tables[i].sites[n];
+		n -= fake_tables[i].num_sites;
+	}
+	return NULL;
+}
+
+/* Link the fake tables into a private list, every site with @flags. */
+static struct list_head *fake_reset(unsigned int flags)
+{
+	unsigned int i;
+
+	INIT_LIST_HEAD(&fake_list);
+	for (i = 0; i < ARRAY_SIZE(fake_tables); i++)
+		list_add_tail(&fake_tables[i].link, &fake_list);
+	for (i = 0; i < NR_SITES; i++)
+		fake_site(i)->flags = flags;
+	return &fake_list;
+}
+
+/* Bit n set when site n has every flag of @flags. */
+static unsigned long sites_with(unsigned int flags)
+{
+	unsigned long mask = 0;
+	unsigned int i;
+
+	for (i = 0; i < NR_SITES; i++)
+		if ((fake_site(i)->flags & flags) == flags)
+			mask |= BIT(i);
+	return mask;
+}
+
+static bool all_sites_have_exactly(unsigned int flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_SITES; i++)
+		if (fake_site(i)->flags != flags)
+			return false;
+	return true;
+}
+
+/* Run @text on the fake tables; the text is copied, the error word too. */
+static int run(struct kunit *test, const char *text, const char *modname,
+	       struct ddebug_parse_error *err, char *word, size_t wordsz)
+{
+	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	ret = ddebug_run(&fake_list, buf, modname, err);
+	strscpy(word, err->word ?: "", wordsz);
+	return ret;
+}
+
+/* ===================== accepted queries ===================== */
+
+struct parse_case {
+	const char *desc;
+	const char *text;
+	unsigned int count;
+	/* The first query, when count > 0. */
+	const char *file, *func, *module, *format, *class_name;
+	unsigned int first_line, last_line;
+	unsigned int mask, set;
+};
+
+#define ADD(bits)	.mask = ~0U, .set = (bits)
+#define DEL(bits)	.mask = ~(bits), .set = 0
+#define SET(bits)	.mask = 0, .set = (bits)
+
+static const struct parse_case parse_cases[] = {
+	{ "file keyword", "file foo.c +p", 1, .file = "foo.c", ADD(P) },
+	{ "func keyword", "func bar +p", 1, .func = "bar", ADD(P) },
+	{ "function is an alias of func", "function bar +p", 1,
+	  .func = "bar", ADD(P) },
+	{ "module keyword", "module snd_hda +p", 1, .module = "snd_hda", ADD(P) },
+	{ "format keyword", "format hello +p", 1, .format = "hello", ADD(P) },
+	{ "format anchor kept for matching", "format ^hello +p", 1,
+	  .format = "^hello", ADD(P) },
+	{ "class keyword", "class DRM_UT_CORE +p", 1,
+	  .class_name = "DRM_UT_CORE", ADD(P) },
+	{ "line single", "line 10 +p", 1, .first_line = 10, .last_line = 10, ADD(P) },
+	{ "line range", "line 10-20 +p", 1, .first_line = 10, .last_line = 20, ADD(P) },
+	{ "line open start", "line -20 +p", 1, .first_line = 0, .last_line = 20, ADD(P) },
+	{ "line open end", "line 10- +p", 1, .first_line = 10,
+	  .last_line = UINT_MAX, ADD(P) },
+	{ "line zero means any", "line 0 +p", 1, ADD(P) },
+	{ "line dash alone means any", "line - +p", 1, .last_line = UINT_MAX, ADD(P) },
+	{ "line largest number", "line 4294967295 +p", 1,
+	  .first_line = UINT_MAX, .last_line = UINT_MAX, ADD(P) },
+	{ "file with function shorthand", "file foo.c:bar +p", 1,
+	  .file = "foo.c", .func = "bar", ADD(P) },
+	{ "file with underscore function", "file foo.c:_bar +p", 1,
+	  .file = "foo.c", .func = "_bar", ADD(P) },
+	{ "file with wildcard function", "file foo.c:*probe +p", 1,
+	  .file = "foo.c", .func = "*probe", ADD(P) },
+	{ "file with line range shorthand", "file foo.c:10-20 +p", 1,
+	  .file = "foo.c", .first_line = 10, .last_line = 20, ADD(P) },
+	{ "file with single line shorthand", "file foo.c:42 +p", 1,
+	  .file = "foo.c", .first_line = 42, .last_line = 42, ADD(P) },
+	{ "file with empty shorthand", "file foo.c: +p", 1, .file = "foo.c", ADD(P) },
+	{ "double quotes", "format \"hello world\" +p", 1,
+	  .format = "hello world", ADD(P) },
+	{ "single quotes", "format 'hello world' +p", 1,
+	  .format = "hello world", ADD(P) },
+	{ "quoted keyword value of file", "file \"my dir/a.c\" +p", 1,
+	  .file = "my dir/a.c", ADD(P) },
+	{ "escape tab", "format \"a\\tb\" +p", 1, .format = "a\tb", ADD(P) },
+	{ "escape newline unquoted", "format done\\n +p", 1,
+	  .format = "done\n", ADD(P) },
+	{ "escape backslash", "format a\\\\b +p", 1, .format = "a\\b", ADD(P) },
+	{ "escape double quote inside quotes", "format \"say \\\"hi\\\"\" +p", 1,
+	  .format = "say \"hi\"", ADD(P) },
+	{ "escape octal", "format \\101\\102 +p", 1, .format = "AB", ADD(P) },
+	{ "semicolon inside quotes", "format \"a;b\" +p", 1, .format = "a;b", ADD(P) },
+	{ "hash inside a word", "format a#b +p", 1, .format = "a#b", ADD(P) },
+	{ "every keyword at once",
+	  "file a.c func f line 1-2 module m format x class C +p", 1,
+	  .file = "a.c", .func = "f", .module = "m", .format = "x",
+	  .class_name = "C", .first_line = 1, .last_line = 2, ADD(P) },
+	{ "surrounding blanks", "  \t file foo.c \t +p  ", 1, .file = "foo.c", ADD(P) },
+	{ "trailing comment", "file foo.c +p # why", 1, .file = "foo.c", ADD(P) },
+	{ "flags alone select everything", "+p", 1, ADD(P) },
+	{ "add several flags", "module m +pmflt", 1, .module = "m",
+	  ADD(P | M | F | L | T) },
+	{ "remove flags", "module m -pm", 1, .module = "m", DEL(P | M) },
+	{ "set flags exactly", "module m =pl", 1, .module = "m", SET(P | L) },
+	{ "set no flags with underscore", "module m =_", 1, .module = "m", SET(0) },
+	{ "add underscore changes nothing", "module m +_", 1, .module = "m", ADD(0) },
+	{ "bare equals clears", "module m =", 1, .module = "m", SET(0) },
+	{ "stack dump flag", "module m +d", 1, .module = "m", ADD(D) },
+	{ "source name flag", "module m +s", 1, .module = "m", ADD(S) },
+	{ "semicolon separates queries", "file a +p; file b -p", 2, .file = "a", ADD(P) },
+	{ "newline separates queries", "file a +p\nfile b -p\nfile c =t\n", 3,
+	  .file = "a", ADD(P) },
+	{ "blank queries are skipped", ";;\n ; file a +p;\n\n", 1, .file = "a", ADD(P) },
+	{ "comment lines are skipped", "# first\nfile a +p\n  # last", 1,
+	  .file = "a", ADD(P) },
+	{ "comment ends at semicolon", "# note; file a +p", 1, .file = "a", ADD(P) },
+	{ "quote inside comment is ignored", "file a +p # it's; func b -p", 2,
+	  .file = "a", ADD(P) },
+	{ "empty text", "", 0 },
+	{ "only blanks and comments", " \n\t;# nothing\n", 0 },
+};
+
+static void parse_case_desc(const struct parse_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
+
+static void expect_str(struct kunit *test, const char *got, const char *want)
+{
+	if (!want) {
+		KUNIT_EXPECT_NULL(test, got);
+		return;
+	}
+	KUNIT_EXPECT_NOT_NULL_MSG(test, got, "want \"%s\"", want);
+	if (got)
+		KUNIT_EXPECT_STREQ(test, got, want);
+}
+
+static void parses_valid_queries(struct kunit *test)
+{
+	const struct parse_case *c = test->param_value;
+	char *buf = kunit_kstrdup(test, c->text, GFP_KERNEL);
+	struct ddebug_parse_error err;
+	struct ddebug_batch batch;
+	const struct ddebug_query *q;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, ddebug_parse(buf, &batch, &err), 0);
+	KUNIT_ASSERT_EQ(test, batch.count, c->count);
+	if (c->count) {
+		q = &batch.queries[0];
+		expect_str(test, q->file, c->file);
+		expect_str(test, q->func, c->func);
+		expect_str(test, q->module, c->module);
+		expect_str(test, q->format, c->format);
+		expect_str(test, q->class_name, c->class_name);
+		KUNIT_EXPECT_EQ(test, q->first_line, c->first_line);
+		KUNIT_EXPECT_EQ(test, q->last_line, c->last_line);
+		KUNIT_EXPECT_EQ(test, q->mask, c->mask);
+		KUNIT_EXPECT_EQ(test, q->set, c->set);
+	}
+	ddebug_batch_free(&batch);
+}
+
+/* ===================== rejected queries ===================== */
+
+struct error_case {
+	const char *desc;
+	const char *text;
+	unsigned int query;
+	const char *word;
+	enum ddebug_parse_reason reason;
+};
+
+#define E(d, t, q, w, r)	{ d, t, q, w, DDEBUG_ERR_##r }
+
+static const struct error_case error_cases[] = {
+	E("rejects unknown keyword", "fiel foo.c +p", 1, "fiel", UNKNOWN_KEYWORD),
+	E("rejects unknown keyword in second query",
+	  "file foo.c +p; fiel bar +p", 2, "fiel", UNKNOWN_KEYWORD),
+	E("rejects keyword in upper case", "FILE a.c +p", 1, "FILE", UNKNOWN_KEYWORD),
+	E("rejects abbreviated keyword", "mod m +p", 1, "mod", UNKNOWN_KEYWORD),
+	E("rejects a value with no keyword", "func foo bar +p", 1, "bar",
+	  UNKNOWN_KEYWORD),
+	E("rejects split quoted values", "format 'it''s' +p", 1, "s",
+	  UNKNOWN_KEYWORD),
+	E("counts queries after a comment line", "# c\nfiel x +p", 1, "fiel",
+	  UNKNOWN_KEYWORD),
+	E("rejects a word glued to a closing quote", "format \"a\"b +p", 1, "b",
+	  UNKNOWN_KEYWORD),
+	E("rejects file without value", "file +p", 1, "file", MISSING_VALUE),
+	E("rejects func without value", "file a.c func +p", 1, "func",
+	  MISSING_VALUE),
+	E("rejects line without value", "line +p", 1, "line", MISSING_VALUE),
+	E("rejects class without value", "class +p", 1, "class", MISSING_VALUE),
+	E("skips blank queries when counting",
+	  "file a.c +p;;  ;func x -p; module +p", 3, "module", MISSING_VALUE),
+	E("counts queries after a trailing comment",
+	  "file a.c +p # c\nfunc +p", 2, "func", MISSING_VALUE),
+	E("rejects query without flags", "file a.c", 1, "a.c", MISSING_FLAGS),
+	E("rejects flags not at the end", "+p file a.c", 1, "a.c", MISSING_FLAGS),
+	E("rejects flags without operator", "file a.c p", 1, "p", MISSING_FLAGS),
+	E("rejects a lone letter", "p", 1, "p", MISSING_FLAGS),
+	E("rejects a word after the flags", "file a.c +p extra", 1, "extra",
+	  MISSING_FLAGS),
+	E("rejects missing flags in a later line", "file a.c +p\nfile b.c", 2,
+	  "b.c", MISSING_FLAGS),
+	E("rejects missing flags after semicolon", "+p;file", 2, "file",
+	  MISSING_FLAGS),
+	E("rejects unknown flag letter", "file a.c +x", 1, "+x", UNKNOWN_FLAG),
+	E("rejects upper case flag", "file a.c +pP", 1, "+pP", UNKNOWN_FLAG),
+	E("rejects second operator", "file a.c +p-m", 1, "+p-m", UNKNOWN_FLAG),
+	E("rejects doubled operator", "file a.c ++p", 1, "++p", UNKNOWN_FLAG),
+	E("rejects unknown flag with equals", "file a.c =pq", 1, "=pq",
+	  UNKNOWN_FLAG),
+	E("rejects unknown flag with minus", "file a.c -T", 1, "-T", UNKNOWN_FLAG),
+	E("rejects unknown flag after valid line", "file a.c line 5- +q", 1, "+q",
+	  UNKNOWN_FLAG),
+	E("rejects repeated file", "file a.c file b.c +p", 1, "file",
+	  DUPLICATE_KEYWORD),
+	E("rejects repeated func", "func a func b +p", 1, "func",
+	  DUPLICATE_KEYWORD),
+	E("rejects func then function", "func a function b +p", 1, "function",
+	  DUPLICATE_KEYWORD),
+	E("rejects repeated module", "module a module b +p", 1, "module",
+	  DUPLICATE_KEYWORD),
+	E("rejects repeated format", "format a format b +p", 1, "format",
+	  DUPLICATE_KEYWORD),
+	E("rejects repeated class", "class A class B +p", 1, "class",
+	  DUPLICATE_KEYWORD),
+	E("rejects repeated line", "line 1 line 2 +p", 1, "line",
+	  DUPLICATE_KEYWORD),
+	E("rejects func after file shorthand", "file a.c:foo func bar +p", 1,
+	  "func", DUPLICATE_KEYWORD),
+	E("rejects line after file shorthand", "file a.c:10 line 20 +p", 1,
+	  "line", DUPLICATE_KEYWORD),
+	E("rejects file shorthand after func", "func bar file a.c:foo +p", 1,
+	  "foo", DUPLICATE_KEYWORD),
+	E("rejects letters as line", "line abc +p", 1, "abc", BAD_LINE),
+	E("rejects junk after line", "line 10x +p", 1, "10x", BAD_LINE),
+	E("rejects two dashes in range", "line 1-2-3 +p", 1, "1-2-3", BAD_LINE),
+	E("rejects double dash", "line 1--2 +p", 1, "1--2", BAD_LINE),
+	E("rejects junk in range end", "line -5x +p", 1, "-5x", BAD_LINE),
+	E("rejects line overflow", "line 4294967296 +p", 1, "4294967296",
+	  BAD_LINE),
+	E("rejects huge line", "line 99999999999999999999 +p", 1,
+	  "99999999999999999999", BAD_LINE),
+	E("rejects negative looking range", "line 5--1 +p", 1, "5--1", BAD_LINE),
+	E("rejects junk in file shorthand", "file a.c:1x +p", 1, "1x", BAD_LINE),
+	E("rejects backwards range", "line 10-5 +p", 1, "10-5", LINE_ORDER),
+	E("rejects backwards file shorthand", "file a.c:20-10 +p", 1, "20-10",
+	  LINE_ORDER),
+	E("rejects unclosed double quote", "format \"abc +p", 1, "abc +p",
+	  UNCLOSED_QUOTE),
+	E("rejects unclosed single quote", "format 'abc +p", 1, "abc +p",
+	  UNCLOSED_QUOTE),
+	E("rejects quote closed only by escape", "format \"abc\\\" +p", 1,
+	  "abc\\\" +p", UNCLOSED_QUOTE),
+	E("rejects quote across a newline", "format \"abc +p\nfile b.c +p", 1,
+	  "abc +p", UNCLOSED_QUOTE),
+	E("rejects unclosed quote in second query",
+	  "module alpha +p; format 'x", 2, "x", UNCLOSED_QUOTE),
+	E("rejects too many words",
+	  "file a func b line 1 module m format f class c file z +p", 1, "z",
+	  TOO_MANY_WORDS),
+};
+
+static void error_case_desc(const struct error_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(error, error_cases, error_case_desc);
+
+static void rejects_malformed_queries(struct kunit *test)
+{
+	const struct error_case *c = test->param_value;
+	struct ddebug_parse_error err;
+	char word[64];
+
+	fake_reset(0);
+	KUNIT_EXPECT_EQ(test, run(test, c->text, NULL, &err, word, sizeof(word)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.query, c->query);
+	KUNIT_EXPECT_STREQ(test, word, c->word);
+	KUNIT_EXPECT_EQ_MSG(test, err.reason, c->reason, "reason \"%s\"",
+			    ddebug_parse_reason_text(err.reason));
+	/* All or nothing: valid queries before the bad one did not apply. */
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(0));
+}
+
+/* ===================== matching ===================== */
+
+struct match_case {
+	const char *desc;
+	const char *text;
+	unsigned long sites;	/* the sites that end up with 'p' */
+};
+
+static const struct match_case match_cases[] = {
+	{ "flags alone select every unclassed site", "+p", UNCLASSED },
+	{ "module exact", "module alpha +p", SITES(0, 3) },
+	{ "module star wildcard", "module al* +p", SITES(0, 3) },
+	{ "module question wildcard", "module ?eta +p", SITES(4, 6) },
+	{ "module unknown matches nothing", "module nope +p", 0 },
+	{ "file basename", "file core.c +p", SITES(0, 2) },
+	{ "file full path", "file drivers/alpha/core.c +p", SITES(0, 2) },
+	{ "file directory wildcard", "file drivers/alpha/* +p", SITES(0, 3) },
+	{ "file extension wildcard", "file *.c +p", UNCLASSED },
+	{ "file absolute path", "file /abs/src/fs/beta/inode.c +p", BIT(6) },
+	{ "file basename of absolute path", "file inode.c +p", BIT(6) },
+	{ "file wildcard over absolute path", "file */inode.c +p", BIT(6) },
+	{ "file partial name matches nothing", "file core +p", 0 },
+	{ "func exact", "func alpha_probe +p", SITES(0, 1) },
+	{ "function alias", "function alpha_probe +p", SITES(0, 1) },
+	{ "func star wildcard", "func *probe +p", SITES(0, 1) | BIT(5) },
+	{ "func question wildcard", "func alpha_?robe +p", SITES(0, 1) },
+	{ "func is case sensitive", "func ALPHA_PROBE +p", 0 },
+	{ "line single", "line 20 +p", BIT(1) },
+	{ "line range inclusive", "line 10-30 +p", SITES(0, 2) },
+	{ "line open start", "line -10 +p", BIT(0) | BIT(3) | BIT(7) },
+	{ "line open end", "line 100- +p", SITES(4, 5) },
+	{ "line zero selects all", "line 0 +p", UNCLASSED },
+	{ "file and line", "file core.c line 15-25 +p", BIT(1) },
+	{ "file function shorthand", "file core.c:alpha_remove +p", BIT(2) },
+	{ "file line shorthand", "file core.c:20 +p", BIT(1) },
+	{ "file range shorthand", "file core.c:10-20 +p", SITES(0, 1) },
+	{ "format substring", "format probing +p", BIT(0) | BIT(5) },
+	{ "format substring in the middle", "format beta +p", BIT(5) },
+	{ "format anchored", "format ^fill +p", BIT(4) },
+	{ "format anchored elsewhere matches nothing", "format ^beta +p", 0 },
+	{ "format with quotes and spaces", "format \"found %d\" +p", BIT(1) },
+	{ "format with tab escape", "format \"helper\\tstep\" +p", BIT(3) },
+	{ "format with octal escape", "format helper\\011step +p", BIT(3) },
+	{ "format with embedded quotes", "format 'say \"hi\"' +p", BIT(6) },
+	{ "format with escaped quotes", "format \"say \\\"hi\\\"\" +p", BIT(6) },
+	{ "format with newline escape", "format \"removing\\n\" +p", BIT(2) },
+	{ "selectors are and-ed", "module alpha func alpha_probe line 20 +p",
+	  BIT(1) },
+	{ "selectors that disagree match nothing",
+	  "module beta func alpha_probe +p", 0 },
+	{ "class selects its sites", "class G_CORE +p", BIT(8) },
+	{ "class of a second bit", "class G_KMS +p", BIT(9) },
+	{ "class of a second map", "class V1 +p", BIT(11) },
+	{ "class unknown matches nothing", "class NOPE +p", 0 },
+	{ "class declared but unused", "class G_DRV +p", 0 },
+	{ "classless query spares classed sites", "module gamma +p", BIT(7) },
+	{ "class limited to a module without it", "module alpha class G_CORE +p",
+	  0 },
+	{ "class with other selectors", "class G_CORE module gamma line 2 +p",
+	  BIT(8) },
+	{ "two queries add up", "file core.c +p; func beta_probe +p",
+	  SITES(0, 2) | BIT(5) },
+	{ "later query undoes earlier", "file core.c +p\nfile core.c:alpha_remove -p",
+	  SITES(0, 1) },
+};
+
+static void match_case_desc(const struct match_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(match, match_cases, match_case_desc);
+
+static void selects_matching_sites(struct kunit *test)
+{
+	const struct match_case *c = test->param_value;
+	struct ddebug_parse_error err;
+	char word[64];
+	int ret;
+
+	fake_reset(0);
+	ret = run(test, c->text, NULL, &err, word, sizeof(word));
+	KUNIT_ASSERT_GE_MSG(test, ret, 0, "error at \"%s\"", word);
+	KUNIT_EXPECT_EQ(test, sites_with(P), c->sites);
+	/* Queries that only add: each match is a site that now prints. */
+	if (!strchr(c->text, '-'))
+		KUNIT_EXPECT_EQ(test, ret, hweight_long(c->sites));
+}
+
+/* ===================== flag operators ===================== */
+
+struct flags_case {
+	const char *desc;
+	unsigned int before;
+	const char *text;
+	unsigned int after;
+};
+
+static const struct flags_case flags_cases[] = {
+	{ "plus adds print", 0, "+p", P },
+	{ "plus adds to existing", P, "+mf", P | M | F },
+	{ "plus of a set flag changes nothing", P, "+p", P },
+	{ "minus removes one", P | M | F, "-m", P | F },
+	{ "minus keeps the others", P | T, "-p", T },
+	{ "equals replaces", P | M, "=l", L },
+	{ "equals underscore clears", P | M, "=_", 0 },
+	{ "bare equals clears", P | M, "=", 0 },
+	{ "plus underscore keeps", P | M, "+_", P | M },
+	{ "bare minus keeps", P | M, "-", P | M },
+	{ "all letters on", 0, "+pmfsltd", ALL_FLAGS },
+	{ "all letters off", ALL_FLAGS, "-pmfsltd", 0 },
+	{ "article example equals plm", T, "=plm", P | L | M },
+	{ "article example minus pflmt", ALL_FLAGS, "-pflmt", S | D },
+};
+
+static void flags_case_desc(const struct flags_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(flags, flags_cases, flags_case_desc);
+
+static void applies_flag_operators(struct kunit *test)
+{
+	const struct flags_case *c = test->param_value;
+	struct ddebug_parse_error err;
+	char word[64];
+
+	fake_reset(c->before);
+	KUNIT_ASSERT_EQ(test, run(test, c->text, NULL, &err, word, sizeof(word)),
+			hweight_long(UNCLASSED));
+	KUNIT_EXPECT_EQ(test, fake_site(0)->flags, c->after);
+	/* Classed sites were not touched by a classless query. */
+	KUNIT_EXPECT_EQ(test, fake_site(8)->flags, c->before);
+}
+
+/* ===================== single tests ===================== */
+
+static void describes_flags_in_table_order(struct kunit *test)
+{
+	char buf[DDEBUG_FLAGS_BUFSZ];
+
+	KUNIT_EXPECT_STREQ(test, ddebug_flags_describe(0, buf, sizeof(buf)), "_");
+	KUNIT_EXPECT_STREQ(test, ddebug_flags_describe(P, buf, sizeof(buf)), "p");
+	KUNIT_EXPECT_STREQ(test, ddebug_flags_describe(T | P | L, buf,
+						       sizeof(buf)), "plt");
+	KUNIT_EXPECT_STREQ(test, ddebug_flags_describe(ALL_FLAGS, buf,
+						       sizeof(buf)), "pmfsltd");
+}
+
+static void restricts_queries_to_a_module(struct kunit *test)
+{
+	struct ddebug_parse_error err;
+	char word[64];
+
+	fake_reset(0);
+	KUNIT_EXPECT_EQ(test, run(test, "+p", "beta", &err, word, sizeof(word)), 3);
+	KUNIT_EXPECT_EQ(test, sites_with(P), SITES(4, 6));
+}
+
+static void lets_a_query_name_its_own_module(struct kunit *test)
+{
+	struct ddebug_parse_error err;
+	char word[64];
+
+	fake_reset(0);
+	KUNIT_EXPECT_EQ(test, run(test, "module alpha +p", "beta", &err, word,
+				  sizeof(word)), 4);
+	KUNIT_EXPECT_EQ(test, sites_with(P), SITES(0, 3));
+}
+
+static void succeeds_when_nothing_matches(struct kunit *test)
+{
+	struct ddebug_parse_error err;
+	char word[64];
+
+	fake_reset(M);
+	KUNIT_EXPECT_EQ(test, run(test, "file nothing.c =p", NULL, &err, word,
+				  sizeof(word)), 0);
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(M));
+}
+
+static void keeps_flags_after_rejected_write(struct kunit *test)
+{
+	struct ddebug_parse_error err;
+	char word[64];
+
+	fake_reset(P | T);
+	KUNIT_EXPECT_EQ(test, run(test, "=_\nmodule alpha =m\nline x +p", NULL,
+				  &err, word, sizeof(word)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, err.query, 3U);
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(P | T));
+}
+
+static void strips_source_root_from_file_names(struct kunit *test)
+{
+	struct _ddebug site = SITE("x", __FILE__, "f", 1, "", NOCLS);
+
+	KUNIT_EXPECT_STREQ(test, site_file_relative(&site),
+			   "lib/dynamic_debug/dynamic_debug_kunit.c");
+	site.filename = "/elsewhere/lib/x.c";
+	KUNIT_EXPECT_STREQ(test, site_file_relative(&site), "/elsewhere/lib/x.c");
+}
+
+static void parses_longest_query(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, DDEBUG_QUERY_MAX + 1, GFP_KERNEL);
+	struct ddebug_parse_error err;
+	struct ddebug_batch batch;
+	size_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	n = scnprintf(text, DDEBUG_QUERY_MAX + 1, "format ");
+	memset(text + n, 'a', DDEBUG_QUERY_MAX - n - 3);
+	strscpy(text + DDEBUG_QUERY_MAX - 3, " +p", 4);
+	KUNIT_ASSERT_EQ(test, strlen(text), (size_t)DDEBUG_QUERY_MAX);
+	KUNIT_ASSERT_EQ(test, ddebug_parse(text, &batch, &err), 0);
+	KUNIT_EXPECT_EQ(test, batch.count, 1U);
+	KUNIT_EXPECT_EQ(test, strlen(batch.queries[0].format),
+			(size_t)DDEBUG_QUERY_MAX - n - 3);
+	ddebug_batch_free(&batch);
+}
+
+static void parses_many_queries(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, DDEBUG_QUERY_MAX + 1, GFP_KERNEL);
+	struct ddebug_parse_error err;
+	struct ddebug_batch batch;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < 1000; i++)
+		strcat(text, "+p;");
+	KUNIT_ASSERT_EQ(test, ddebug_parse(text, &batch, &err), 0);
+	KUNIT_EXPECT_EQ(test, batch.count, 1000U);
+	ddebug_batch_free(&batch);
+}
+
+static void explains_every_reason(struct kunit *test)
+{
+	enum ddebug_parse_reason r;
+
+	for (r = DDEBUG_ERR_UNKNOWN_KEYWORD; r <= DDEBUG_ERR_NOMEM; r++)
+		KUNIT_EXPECT_STRNEQ(test, ddebug_parse_reason_text(r),
+				    "invalid query");
+}
+
+static struct kunit_case dynamic_debug_cases[] = {
+	KUNIT_CASE_PARAM(parses_valid_queries, parse_gen_params),
+	KUNIT_CASE_PARAM(rejects_malformed_queries, error_gen_params),
+	KUNIT_CASE_PARAM(selects_matching_sites, match_gen_params),
+	KUNIT_CASE_PARAM(applies_flag_operators, flags_gen_params),
+	KUNIT_CASE(describes_flags_in_table_order),
+	KUNIT_CASE(restricts_queries_to_a_module),
+	KUNIT_CASE(lets_a_query_name_its_own_module),
+	KUNIT_CASE(succeeds_when_nothing_matches),
+	KUNIT_CASE(keeps_flags_after_rejected_write),
+	KUNIT_CASE(strips_source_root_from_file_names),
+	KUNIT_CASE(parses_longest_query),
+	KUNIT_CASE(parses_many_queries),
+	KUNIT_CASE(explains_every_reason),
+	{}
+};
+
+static struct kunit_suite dynamic_debug_suite = {
+	.name = "dynamic_debug",
+	.test_cases = dynamic_debug_cases,
+};
+kunit_test_suite(dynamic_debug_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_DESCRIPTION("KUnit tests of the dynamic debug query parser and matcher");
+MODULE_LICENSE("GPL");
