@@ -150,15 +150,12 @@ boot_verdict "$log" "$rc" "main boot"
 kunit_results "$log"
 selftest_sections "$log" ""
 
-# Boot-parameter tests: lines "SCRIPT<TAB>APPEND" in boot-tests.list.
+# Boot-parameter tests: lines "SCRIPT APPEND" in boot-tests.list.
 list=$SELFTEST_DIR/boot-tests.list
 if [ -f "$list" ]; then
 	i=0
-	while IFS= read -r line; do
-		case "$line" in ''|'#'*) continue ;; esac
-		script=${line%%	*}
-		append=${line#*	}
-		[ "$append" = "$line" ] && append=""
+	while read -r script append; do
+		case "$script" in ''|'#'*) continue ;; esac
 		i=$((i + 1))
 		blog=$OUT/check-boot-$i.log
 		guest=$(mktemp)
