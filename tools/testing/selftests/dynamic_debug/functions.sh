@@ -21,10 +21,10 @@ SITES_BETA1=31		# sites_beta:	"beta one s=%s\n"
 SITES_BETA2=32		# sites_beta:	"beta two x=0x%x\n"
 SITES_GAMMA_FIRST=38	# sites_gamma:	tab, quote, newline, CR, percent
 SITES_GAMMA_LAST=42
-SITES_INIT1=78		# sites_init:	"sites init start\n"
-SITES_INIT2=84		# sites_init:	"sites init done\n"
-SITES_EXIT=91		# sites_exit:	"sites exit\n"
-SITES_COUNT=15		# every site of the module
+SITES_INIT1=103		# sites_init:	"sites init start\n"
+SITES_INIT2=109		# sites_init:	"sites init done\n"
+SITES_EXIT=116		# sites_exit:	"sites exit\n"
+SITES_COUNT=16		# every site of the module
 
 DRIVER_MOD=test_dyndbg_driver
 DRIVER_FILE=test_dyndbg_driver.c
