@@ -20,7 +20,7 @@ run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
 .PHONY: run check shell vm-run build deps tree config initramfs \
-	host-checks clean distclean help
+	host-checks compat clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
@@ -51,6 +51,9 @@ initramfs:	## build the BusyBox initramfs
 
 host-checks:	## checkpatch --strict, kernel-doc, jump-label NOP shape
 	$(run) host-checks
+
+compat:	## differential test against upstream 6.12, in-tree callers compile
+	$(run) compat
 
 clean:		## remove build products of IMPL (keeps the extracted trees)
 	$(run) clean

@@ -28,6 +28,7 @@ run)		do_all_build; do_initramfs; do_run ;;
 shell)		do_all_build; do_initramfs; do_shell ;;
 vm-run)		do_all_build; do_initramfs; do_vm_run ;;
 check)		scripts/check.sh ;;
+compat)		scripts/compat.sh ;;
 clean)		do_clean ;;
 *)		die "unknown command '$cmd' (see make help)" ;;
 esac
