@@ -16,6 +16,7 @@
 #include <linux/jump_label.h>
 #endif
 
+#include <linux/bits.h>
 #include <linux/build_bug.h>
 
 /*
@@ -24,7 +25,7 @@
  * the bit that the call site itself tests.
  */
 #define _DPRINTK_FLAGS_NONE	0
-#define _DPRINTK_FLAGS_PRINT	(1U << 0)
+#define _DPRINTK_FLAGS_PRINT	BIT(0)
 
 #if defined DEBUG
 #define _DPRINTK_FLAGS_DEFAULT	_DPRINTK_FLAGS_PRINT
@@ -49,6 +50,7 @@
  * @flags: _DPRINTK_FLAGS_* bits; written by the core under its lock,
  *	read locklessly by the printing path
  * @class_id: class of the site, or _DPRINTK_CLASS_DFLT
+ * @reserved: padding, zero
  * @key: static key that guards the call when jump labels are available;
  *	which member the call site uses depends on _DPRINTK_FLAGS_DEFAULT
  *
@@ -101,14 +103,14 @@ struct module;
 struct ddebug_class_map {
 	struct module *mod;
 	const char *mod_name;
-	const char **class_names;
+	const char * const *class_names;
 	const int length;
 	const int base;
 	enum class_map_type map_type;
 } __aligned(8);
 
 #define NUM_TYPE_ARGS(eltype, ...)					\
-	(sizeof((eltype[]){__VA_ARGS__}) / sizeof(eltype))
+	(sizeof((eltype[]) {__VA_ARGS__}) / sizeof(eltype))
 
 /**
  * DECLARE_DYNDBG_CLASSMAP - declare the debug classes of a module
@@ -121,7 +123,7 @@ struct ddebug_class_map {
  * when the module's sites are registered.
  */
 #define DECLARE_DYNDBG_CLASSMAP(_var, _maptype, _base, ...)		\
-	static const char *_var##_classnames[] = { __VA_ARGS__ };	\
+	static const char * const _var##_classnames[] = { __VA_ARGS__ };	\
 	static struct ddebug_class_map __aligned(8) __used		\
 		__section("__dyndbg_classes") _var = {			\
 		.mod = THIS_MODULE,					\
@@ -315,8 +317,10 @@ void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 #include <linux/errno.h>
 #include <linux/printk.h>
 
-#define DEFINE_DYNAMIC_DEBUG_METADATA(name, fmt)
-#define DYNAMIC_DEBUG_BRANCH(descriptor) false
+/* No descriptor, and a branch that is never taken. */
+#define DEFINE_DYNAMIC_DEBUG_METADATA(name, fmt)			\
+	static_assert(sizeof(#name) && sizeof(fmt))
+#define DYNAMIC_DEBUG_BRANCH(descriptor) (false && sizeof(#descriptor))
 
 #define dynamic_pr_debug(fmt, ...)					\
 	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
@@ -348,9 +352,8 @@ static inline int ddebug_dyndbg_module_param_cb(char *param, char *val,
 {
 	if (strcmp(param, "dyndbg"))
 		return -EINVAL;
-	/* printk() here: pr_warn() would need pr_fmt() of the includer */
-	printk(KERN_WARNING "%s: dyndbg parameter ignored: kernel built without dynamic debug\n",
-	       modname);
+	pr_warn("%s: dyndbg parameter ignored: kernel built without dynamic debug\n",
+		modname);
 	return 0;
 }
 

@@ -71,8 +71,8 @@ static struct _ddebug *reader_current(struct control_reader *r)
 	return &r->it.table->sites[r->it.left];
 }
 
+/* Takes ddebug_lock until control_stop(): the walk sees a stable registry. */
 static void *control_start(struct seq_file *m, loff_t *pos)
-	__acquires(&ddebug_lock)
 {
 	struct control_reader *r = m->private;
 	struct _ddebug *dp;
@@ -112,7 +112,6 @@ static void *control_next(struct seq_file *m, void *v, loff_t *pos)
 }
 
 static void control_stop(struct seq_file *m, void *v)
-	__releases(&ddebug_lock)
 {
 	mutex_unlock(&ddebug_lock);
 }
@@ -281,5 +280,6 @@ static int __init ddebug_control_init(void)
 	proc_create("enabled", ENABLED_MODE, proc_dir, &enabled_proc_ops);
 	return 0;
 }
+
 /* debugfs and procfs are ready at fs_initcall time. */
 fs_initcall(ddebug_control_init);

@@ -6,6 +6,7 @@
 #ifndef _LIB_DYNAMIC_DEBUG_DDEBUG_H
 #define _LIB_DYNAMIC_DEBUG_DDEBUG_H
 
+#include <linux/bits.h>
 #include <linux/dynamic_debug.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -15,27 +16,23 @@
 /* ===================== flags ===================== */
 
 /*
- * The flag table: one row per flag, in the order the letters are printed.
- * Bits are the row numbers; the first row must be the print flag, which
- * call sites test directly (_DPRINTK_FLAGS_PRINT).
+ * Flag bits, numbered in the order their letters are printed.  Their
+ * letters and descriptions are in ddebug_flag_info[] (flags.c), the one
+ * table that parsing, printing and messages derive from.  The print flag
+ * must be bit 0: call sites test it as _DPRINTK_FLAGS_PRINT.
  */
-#define DDEBUG_FLAG_TABLE(X)						\
-	X(PRINT,	'p', "print the message")			\
-	X(MODNAME,	'm', "prefix the module name")			\
-	X(FUNCNAME,	'f', "prefix the function name")		\
-	X(SOURCE,	's', "prefix the source file name")		\
-	X(LINENO,	'l', "prefix the line number")			\
-	X(TID,		't', "prefix the thread id")			\
-	X(STACK,	'd', "dump the stack after the message")
-
 enum ddebug_flag_bit {
-#define DDEBUG_FLAG_BIT(name, letter, desc) DDEBUG_BIT_##name,
-	DDEBUG_FLAG_TABLE(DDEBUG_FLAG_BIT)
-#undef DDEBUG_FLAG_BIT
+	DDEBUG_BIT_PRINT,
+	DDEBUG_BIT_MODNAME,
+	DDEBUG_BIT_FUNCNAME,
+	DDEBUG_BIT_SOURCE,
+	DDEBUG_BIT_LINENO,
+	DDEBUG_BIT_TID,
+	DDEBUG_BIT_STACK,
 	DDEBUG_NR_FLAGS
 };
 
-#define DDEBUG_FLAG(name)	(1U << DDEBUG_BIT_##name)
+#define DDEBUG_FLAG(name)	BIT(DDEBUG_BIT_##name)
 
 /* Flags that add text in front of the message. */
 #define DDEBUG_DECORATIONS	(DDEBUG_FLAG(MODNAME) | DDEBUG_FLAG(FUNCNAME) | \
@@ -112,6 +109,12 @@ extern struct mutex ddebug_lock;
 extern struct list_head ddebug_tables;
 /* Bumped under ddebug_lock whenever a table is added or removed. */
 extern unsigned long ddebug_tables_gen;
+
+/* The linker's bounds of the built-in sections. */
+extern struct _ddebug __start___dyndbg[];
+extern struct _ddebug __stop___dyndbg[];
+extern struct ddebug_class_map __start___dyndbg_classes[];
+extern struct ddebug_class_map __stop___dyndbg_classes[];
 
 /* Descriptor accessors: the only code that knows the descriptor layout. */
 static inline unsigned int site_flags(const struct _ddebug *dp)

@@ -13,10 +13,15 @@
 
 #include "ddebug.h"
 
+/* The flag table: letters and what they do, indexed by bit. */
 const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS] = {
-#define DDEBUG_FLAG_ROW(name, l, d) [DDEBUG_BIT_##name] = { .letter = l, .desc = d },
-	DDEBUG_FLAG_TABLE(DDEBUG_FLAG_ROW)
-#undef DDEBUG_FLAG_ROW
+	[DDEBUG_BIT_PRINT]	= { 'p', "print the message" },
+	[DDEBUG_BIT_MODNAME]	= { 'm', "prefix the module name" },
+	[DDEBUG_BIT_FUNCNAME]	= { 'f', "prefix the function name" },
+	[DDEBUG_BIT_SOURCE]	= { 's', "prefix the source file name" },
+	[DDEBUG_BIT_LINENO]	= { 'l', "prefix the line number" },
+	[DDEBUG_BIT_TID]	= { 't', "prefix the thread id" },
+	[DDEBUG_BIT_STACK]	= { 'd', "dump the stack after the message" },
 };
 
 /* Call sites test the print bit by its public name; it must agree. */

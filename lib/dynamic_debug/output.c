@@ -70,6 +70,18 @@ static const char *prefix_build(struct prefix *px, const struct _ddebug *dp)
 	return px->buf;
 }
 
+/* printk() by another name: the messages of pr_debug() itself. */
+static __printf(1, 2) void debug_printk(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vprintk(fmt, args);
+	va_end(args);
+}
+
+#define emit_debug(fmt, ...)	debug_printk(KERN_DEBUG fmt, ##__VA_ARGS__)
+
 /* The 'd' flag: a stack dump after the message. */
 static void after_message(const struct _ddebug *dp)
 {
@@ -92,7 +104,7 @@ void __dynamic_pr_debug(struct _ddebug *descriptor, const char *fmt, ...)
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	printk(KERN_DEBUG "%s%pV", prefix_build(&px, descriptor), &vaf);
+	emit_debug("%s%pV", prefix_build(&px, descriptor), &vaf);
 	va_end(args);
 	after_message(descriptor);
 }
@@ -123,7 +135,7 @@ void __dynamic_dev_dbg(struct _ddebug *descriptor, const struct device *dev,
 				prefix_build(&px, descriptor),
 				dev_driver_string(dev), dev_name(dev), &vaf);
 	else
-		printk(KERN_DEBUG "(NULL device *): %pV", &vaf);
+		emit_debug("(NULL device *): %pV", &vaf);
 	va_end(args);
 	after_message(descriptor);
 }
@@ -158,10 +170,10 @@ void __dynamic_netdev_dbg(struct _ddebug *descriptor,
 				dev_name(dev->dev.parent), netdev_name(dev),
 				netdev_reg_state(dev), &vaf);
 	else if (dev)
-		printk(KERN_DEBUG "%s%s: %pV", netdev_name(dev),
-		       netdev_reg_state(dev), &vaf);
+		emit_debug("%s%s: %pV", netdev_name(dev),
+			   netdev_reg_state(dev), &vaf);
 	else
-		printk(KERN_DEBUG "(NULL net_device): %pV", &vaf);
+		emit_debug("(NULL net_device): %pV", &vaf);
 	va_end(args);
 	after_message(descriptor);
 }
@@ -196,9 +208,9 @@ void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 				dev_name(ibdev->dev.parent),
 				dev_name(&ibdev->dev), &vaf);
 	else if (ibdev)
-		printk(KERN_DEBUG "%s: %pV", dev_name(&ibdev->dev), &vaf);
+		emit_debug("%s: %pV", dev_name(&ibdev->dev), &vaf);
 	else
-		printk(KERN_DEBUG "(NULL ib_device): %pV", &vaf);
+		emit_debug("(NULL ib_device): %pV", &vaf);
 	va_end(args);
 	after_message(descriptor);
 }

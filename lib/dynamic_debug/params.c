@@ -34,17 +34,17 @@ MODULE_PARM_DESC(verbose,
  * built-in sites are registered; these handlers only keep them out of the
  * "unknown parameter" list and away from init's environment.
  */
-static int __init ddebug_query_setup(char *str)
+static int __init ddebug_query_seen(char *val)
 {
-	return 1;
+	return 0;
 }
-__setup("ddebug_query=", ddebug_query_setup);
+early_param("ddebug_query", ddebug_query_seen);
 
-static int __init dyndbg_setup(char *str)
+static int __init dyndbg_seen(char *val)
 {
-	return 1;
+	return 0;
 }
-__setup("dyndbg=", dyndbg_setup);
+early_param("dyndbg", dyndbg_seen);
 
 /**
  * struct module_query - a MODULE.dyndbg= query from the command line
@@ -64,7 +64,7 @@ struct module_query {
  */
 static LIST_HEAD(module_queries);
 
-/* Keep a valid MODULE.dyndbg= query for when the module loads. */
+/* Keep a MODULE.dyndbg= query for when the module loads. */
 static void __init module_query_remember(const char *mod_name,
 					 const char *query)
 {
@@ -76,7 +76,6 @@ static void __init module_query_remember(const char *mod_name,
 		mq->query = kstrdup(query, GFP_KERNEL);
 	}
 	if (!mq || !mq->mod_name || !mq->query) {
-		pr_err("%s.dyndbg: no memory to keep the query\n", mod_name);
 		if (mq) {
 			kfree(mq->mod_name);
 			kfree(mq->query);
@@ -94,9 +93,12 @@ static void __init boot_module_query(char *mod_name, const char *query)
 	/* Module names use '_' where the command line may say '-'. */
 	strreplace(mod_name, '-', '_');
 	snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
-	/* Applies now to a built-in module; a loadable one gets it later. */
-	if (ddebug_exec(query, mod_name, source) >= 0)
-		module_query_remember(mod_name, query);
+	/*
+	 * Applies now to a built-in module; a loadable one gets it, or its
+	 * error message, each time it loads.
+	 */
+	ddebug_exec(query, mod_name, source);
+	module_query_remember(mod_name, query);
 }
 
 static int __init boot_param(char *param, char *val, const char *unused,
@@ -133,10 +135,8 @@ void __init ddebug_params_boot(void)
 {
 	char *cmdline = kstrdup(saved_command_line, GFP_KERNEL);
 
-	if (!cmdline) {
-		pr_err("no memory to read the boot parameters\n");
+	if (!cmdline)
 		return;
-	}
 	parse_args("dyndbg params", cmdline, NULL, 0, 0, 0, NULL, boot_param);
 	kfree(cmdline);
 }
@@ -195,7 +195,11 @@ EXPORT_SYMBOL(ddebug_dyndbg_module_param_cb);
 
 /* ===================== class parameters ===================== */
 
-#define CLASS_MASK(n)	((n) >= BITS_PER_LONG ? ~0UL : BIT(n) - 1)
+/* The bits of the @n lowest classes. */
+static unsigned long class_mask(unsigned long n)
+{
+	return n >= BITS_PER_LONG ? ~0UL : BIT(n) - 1;
+}
 
 /* Class parameters set before the registry existed, replayed at init. */
 #define PENDING_MAX	16
@@ -213,7 +217,7 @@ static bool is_level_map(const struct ddebug_class_map *map)
 static unsigned long class_state(const struct ddebug_class_param *dcp)
 {
 	if (is_level_map(dcp->map))
-		return CLASS_MASK(*dcp->lvl);
+		return class_mask(*dcp->lvl);
 	return *dcp->bits;
 }
 
@@ -345,10 +349,10 @@ static int class_set_number(const char *instr, const struct kernel_param *kp)
 	}
 
 	if (map->map_type == DD_CLASS_TYPE_DISJOINT_BITS) {
-		if (value & ~CLASS_MASK(map->length)) {
+		if (value & ~class_mask(map->length)) {
 			pr_warn("%s: 0x%lx has bits beyond the %d classes, ignoring them\n",
 				kp->name, value, map->length);
-			value &= CLASS_MASK(map->length);
+			value &= class_mask(map->length);
 		}
 		*dcp->bits = value;
 	} else {

@@ -382,10 +382,9 @@ static void log_words(unsigned int nq, char **words, unsigned int n)
 
 	if (ddebug_verbose < DDEBUG_V_PARSE)
 		return;
-	pr_info("query %u: %u words:", nq, n);
 	for (i = 0; i < n; i++)
-		pr_cont(" \"%s\"", words[i]);
-	pr_cont("\n");
+		pr_info("query %u: word %u of %u: \"%s\"\n", nq, i + 1, n,
+			words[i]);
 }
 
 /* Parse the words of one query into the next slot of @batch. */
@@ -522,8 +521,8 @@ static void flag_letters(char *buf, size_t size)
 }
 
 /* What would have been right, after the reason and the word. */
-static const char *expected(const struct ddebug_parse_error *err,
-			    char *buf, size_t size)
+static const char *reason_hint(const struct ddebug_parse_error *err,
+			       char *buf, size_t size)
 {
 	char letters[DDEBUG_NR_FLAGS + 2];
 
@@ -559,5 +558,5 @@ void ddebug_report_error(const char *source,
 	pr_err("%s%squery %u: %s \"%s\"%s\n",
 	       source ?: "", source ? ": " : "", err->query,
 	       ddebug_parse_reason_text(err->reason), err->word ?: "",
-	       expected(err, buf, sizeof(buf)));
+	       reason_hint(err, buf, sizeof(buf)));
 }

@@ -21,18 +21,17 @@
 
 /* ===================== data ===================== */
 
-extern struct _ddebug __start___dyndbg[];
-extern struct _ddebug __stop___dyndbg[];
-extern struct ddebug_class_map __start___dyndbg_classes[];
-extern struct ddebug_class_map __stop___dyndbg_classes[];
-
+/* Protects the registry and all site flags; see ddebug.h. */
 DEFINE_MUTEX(ddebug_lock);
 /* Tables in registration order: built-in ones first, then modules. */
 LIST_HEAD(ddebug_tables);
 /* Protected by ddebug_lock. */
 unsigned long ddebug_tables_gen;
 
-/* Set once the built-in tables are registered; never cleared. */
+/*
+ * Set once the built-in tables are registered, never cleared.  Written in
+ * an early initcall, before other CPUs run.
+ */
 static bool ddebug_ready __read_mostly;
 
 /* ===================== descriptors ===================== */
@@ -49,8 +48,8 @@ static bool ddebug_ready __read_mostly;
 const char *site_file_relative(const struct _ddebug *dp)
 {
 	/* This file's own name tells where the source root ends. */
-	static const char self[] = "lib/dynamic_debug/sites.c";
-	size_t root = sizeof(__FILE__) - sizeof(self);
+	size_t root = sizeof(__FILE__) -
+		      sizeof("lib/dynamic_debug/" KBUILD_BASENAME ".c");
 
 	if (root && !strncmp(dp->filename, __FILE__, root))
 		return dp->filename + root;
@@ -369,7 +368,7 @@ static struct notifier_block ddebug_module_nb = {
  */
 bool ddebug_core_ready(void)
 {
-	return smp_load_acquire(&ddebug_ready);
+	return READ_ONCE(ddebug_ready);
 }
 
 static int __init ddebug_sites_init(void)
@@ -395,11 +394,12 @@ static int __init ddebug_sites_init(void)
 		return ret;
 	}
 #endif
-	smp_store_release(&ddebug_ready, true);
+	WRITE_ONCE(ddebug_ready, true);
 
 	ddebug_class_params_replay();
 	ddebug_params_boot();
 	return 0;
 }
+
 /* Early, so that boot queries reach the first initcalls that matter. */
 early_initcall(ddebug_sites_init);
