@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build matrix of "make check": our core in the configurations users
+# build, each a full kernel build of its own (build/ours-VARIANT/) with
+# the fragment scripts/variants/VARIANT.config, booted once running
+# scripts/variants/VARIANT.guest.sh:
+#
+#   nojump  JUMP_LABEL=n: boots, the kselftests pass
+#   core    DYNAMIC_DEBUG=n, DYNAMIC_DEBUG_CORE=y: only a module built with
+#           -DDYNAMIC_DEBUG_MODULE has call sites
+#   off     both off: pr_debug() is compiled away, dyndbg= warns
+#
+# Runs under build/.lock (from scripts/check.sh): calls the harness
+# functions directly. Prints KTAP (plan last). MATRIX="nojump core off"
+# picks variants.
+
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP"
+
+VARIANTS=${MATRIX:-nojump core off}
+N=0
+RESULTS=$(mktemp)
+trap 'rm -f "$RESULTS"' EXIT
+
+result() {	# result ok|not-ok DESC
+	N=$((N + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $N - $2"
+	else
+		echo "not ok $N - $2"
+	fi
+}
+
+# core_module: build a copy of the selftests' sites module, named
+# test_dyndbg_core, with -DDYNAMIC_DEBUG_MODULE, into the variant's
+# test_modules so that the initramfs carries it.
+core_module() {
+	local d=$OUT/test_modules_core
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp "$SELFTEST_DIR/test_modules/test_dyndbg_sites.c" "$d/test_dyndbg_core.c"
+	cat >"$d/Makefile" <<-'MK'
+	obj-m += test_dyndbg_core.o
+	ccflags-y += -DDYNAMIC_DEBUG_MODULE
+	MK
+	quiet kmake M="$d" modules
+	mkdir -p "$OUT/test_modules"
+	cp "$d/test_dyndbg_core.ko" "$OUT/test_modules/"
+}
+
+# off_costs_nothing: the sites module of the "off" build carries no
+# dynamic debug descriptors and no calls into a core.
+off_costs_nothing() {
+	local ko=$OUT/test_modules/test_dyndbg_sites.ko
+	[ -f "$ko" ] || return 1
+	! objdump -h "$ko" | grep -q '__dyndbg' &&
+		! nm "$ko" | grep -q '__dynamic_'
+}
+
+run_variant() {	# run_variant NAME
+	local v=$1 t0=$SECONDS log rc=0 guest
+	(
+		IMPL=ours
+		VARIANT=$v
+		. scripts/lib.sh
+		set -e
+		do_all_build
+		[ "$v" = core ] && core_module
+		do_initramfs
+	) >"$RESULTS.build" 2>&1
+	rc=$?
+	IMPL=ours
+	VARIANT=$v
+	. scripts/lib.sh
+	if [ $rc != 0 ]; then
+		result not-ok "$v: builds"
+		tail -n 20 "$RESULTS.build" | sed 's/^/# /'
+		return
+	fi
+	result ok "$v: builds ($((SECONDS - t0))s)"
+
+	if [ "$v" = off ]; then
+		if off_costs_nothing; then
+			result ok "$v: a module's pr_debug() leaves no descriptor or call"
+		else
+			result not-ok "$v: a module's pr_debug() leaves no descriptor or call"
+		fi
+	fi
+
+	guest=scripts/variants/$v.guest.sh
+	log=$OUT/matrix.log
+	t0=$SECONDS
+	rc=0
+	boot_script "$guest" "$log" "" >/dev/null </dev/null || rc=$?
+	if [ $rc = 124 ] || [ $rc = 125 ] || kernel_problems "$log" >/dev/null; then
+		result not-ok "$v: boots clean"
+		kernel_problems "$log" | head -n 10 | sed 's/^/# /'
+		[ $rc = 124 ] && echo "# guest timed out"
+		[ $rc = 125 ] && tail -n 15 "$log" | sed 's/^/# /'
+	else
+		result ok "$v: boots clean ($((SECONDS - t0))s)"
+	fi
+	script_output "$log" | grep '^# ' | head -n 20
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*)	result ok "${line#ok - }" ;;
+		"not ok - "*)	result not-ok "${line#not ok - }" ;;
+		esac
+	done < <(script_output "$log")
+}
+
+echo "KTAP version 1"
+start=$SECONDS
+for v in $VARIANTS; do
+	run_variant "$v"
+done
+echo "# matrix: $VARIANTS took $((SECONDS - start))s"
+echo "1..$N"
