@@ -180,9 +180,10 @@ def normalise(rules, kind, field, step_id, value, used=None):
     for r in rules:
         if r.kind == kind and r.applies(field, step_id):
             new = r.apply(field, value)
-            if new != value and used is not None:
-                used.add(r.lineno)
-            r.used += 1
+            if new != value:
+                r.used += 1
+                if used is not None:
+                    used.add(r.lineno)
             if new is None:
                 return None
             value = new
@@ -272,7 +273,7 @@ def main():
 
     for r in rules:
         if r.kind == "allow" and not r.used:
-            print("  compat: note: rule at line %d never applied: %s"
+            print("  compat: note: rule at line %d changed nothing: %s"
                   % (r.lineno, r.text.partition(" :: ")[0]))
 
     steps = min(len(up), len(ours))
