@@ -97,18 +97,55 @@ static void after_message(const struct _ddebug *dp)
  */
 void __dynamic_pr_debug(struct _ddebug *descriptor, const char *fmt, ...)
 {
+	struct va_format vaf = { .fmt = fmt };
 	struct prefix px;
-	struct va_format vaf;
 	va_list args;
 
 	va_start(args, fmt);
-	vaf.fmt = fmt;
 	vaf.va = &args;
 	emit_debug("%s%pV", prefix_build(&px, descriptor), &vaf);
 	va_end(args);
 	after_message(descriptor);
 }
 EXPORT_SYMBOL(__dynamic_pr_debug);
+
+/**
+ * struct subject - what a dev_dbg(), netdev_dbg() or ibdev_dbg() is about
+ * @kind: shown as "(NULL @kind): " when the caller passed no object
+ * @present: the caller passed an object
+ * @parent: device shown with its driver and name, as dev_printk() does;
+ *	NULL to show only @name, without decorations
+ * @name: name shown after the parent device, or NULL
+ * @state: text right after @name (a network device's registration state)
+ */
+struct subject {
+	const char *kind;
+	bool present;
+	const struct device *parent;
+	const char *name;
+	const char *state;
+};
+
+static void emit_about(const struct _ddebug *dp, const struct subject *s,
+		       struct va_format *vaf)
+{
+	const struct device *parent = s->parent;
+	struct prefix px;
+
+	if (!s->present)
+		emit_debug("(NULL %s): %pV", s->kind, vaf);
+	else if (!parent)
+		emit_debug("%s%s: %pV", s->name, s->state, vaf);
+	else if (!s->name)
+		dev_printk_emit(LOGLEVEL_DEBUG, parent, "%s%s %s: %pV",
+				prefix_build(&px, dp), dev_driver_string(parent),
+				dev_name(parent), vaf);
+	else
+		dev_printk_emit(LOGLEVEL_DEBUG, parent, "%s%s %s %s%s: %pV",
+				prefix_build(&px, dp), dev_driver_string(parent),
+				dev_name(parent), s->name, s->state, vaf);
+	after_message(dp);
+}
 
 /**
  * __dynamic_dev_dbg - print the message of an enabled dev_dbg() site
@@ -123,21 +160,14 @@ EXPORT_SYMBOL(__dynamic_pr_debug);
 void __dynamic_dev_dbg(struct _ddebug *descriptor, const struct device *dev,
 		       const char *fmt, ...)
 {
-	struct prefix px;
-	struct va_format vaf;
+	struct subject s = { .kind = "device *", .present = dev, .parent = dev };
+	struct va_format vaf = { .fmt = fmt };
 	va_list args;
 
 	va_start(args, fmt);
-	vaf.fmt = fmt;
 	vaf.va = &args;
-	if (dev)
-		dev_printk_emit(LOGLEVEL_DEBUG, dev, "%s%s %s: %pV",
-				prefix_build(&px, descriptor),
-				dev_driver_string(dev), dev_name(dev), &vaf);
-	else
-		emit_debug("(NULL device *): %pV", &vaf);
+	emit_about(descriptor, &s, &vaf);
 	va_end(args);
-	after_message(descriptor);
 }
 EXPORT_SYMBOL(__dynamic_dev_dbg);
 
@@ -155,27 +185,20 @@ EXPORT_SYMBOL(__dynamic_dev_dbg);
 void __dynamic_netdev_dbg(struct _ddebug *descriptor,
 			  const struct net_device *dev, const char *fmt, ...)
 {
-	struct prefix px;
-	struct va_format vaf;
+	struct subject s = { .kind = "net_device" };
+	struct va_format vaf = { .fmt = fmt };
 	va_list args;
 
+	if (dev) {
+		s.present = true;
+		s.parent = dev->dev.parent;
+		s.name = netdev_name(dev);
+		s.state = netdev_reg_state(dev);
+	}
 	va_start(args, fmt);
-	vaf.fmt = fmt;
 	vaf.va = &args;
-	if (dev && dev->dev.parent)
-		dev_printk_emit(LOGLEVEL_DEBUG, dev->dev.parent,
-				"%s%s %s %s%s: %pV",
-				prefix_build(&px, descriptor),
-				dev_driver_string(dev->dev.parent),
-				dev_name(dev->dev.parent), netdev_name(dev),
-				netdev_reg_state(dev), &vaf);
-	else if (dev)
-		emit_debug("%s%s: %pV", netdev_name(dev),
-			   netdev_reg_state(dev), &vaf);
-	else
-		emit_debug("(NULL net_device): %pV", &vaf);
+	emit_about(descriptor, &s, &vaf);
 	va_end(args);
-	after_message(descriptor);
 }
 EXPORT_SYMBOL(__dynamic_netdev_dbg);
 #endif /* CONFIG_NET */
@@ -193,26 +216,19 @@ EXPORT_SYMBOL(__dynamic_netdev_dbg);
 void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 			 const struct ib_device *ibdev, const char *fmt, ...)
 {
-	struct prefix px;
-	struct va_format vaf;
+	struct subject s = { .kind = "ib_device", .state = "" };
+	struct va_format vaf = { .fmt = fmt };
 	va_list args;
 
+	if (ibdev) {
+		s.present = true;
+		s.parent = ibdev->dev.parent;
+		s.name = dev_name(&ibdev->dev);
+	}
 	va_start(args, fmt);
-	vaf.fmt = fmt;
 	vaf.va = &args;
-	if (ibdev && ibdev->dev.parent)
-		dev_printk_emit(LOGLEVEL_DEBUG, ibdev->dev.parent,
-				"%s%s %s %s: %pV",
-				prefix_build(&px, descriptor),
-				dev_driver_string(ibdev->dev.parent),
-				dev_name(ibdev->dev.parent),
-				dev_name(&ibdev->dev), &vaf);
-	else if (ibdev)
-		emit_debug("%s: %pV", dev_name(&ibdev->dev), &vaf);
-	else
-		emit_debug("(NULL ib_device): %pV", &vaf);
+	emit_about(descriptor, &s, &vaf);
 	va_end(args);
-	after_message(descriptor);
 }
 EXPORT_SYMBOL(__dynamic_ibdev_dbg);
 #endif /* CONFIG_INFINIBAND */
