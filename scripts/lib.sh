@@ -63,7 +63,7 @@ kmake() {
 	local cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
 	make -C "$TREE" O="$OBJ" ARCH=$ARCH CC="$cc" -j"$JOBS" \
-		KBUILD_BUILD_TIMESTAMP='dyndbg' KBUILD_BUILD_USER=dyndbg \
+		KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00 UTC' KBUILD_BUILD_USER=dyndbg \
 		KBUILD_BUILD_HOST=harness ${MAKE_EXTRA:-} "$@"
 }
 
