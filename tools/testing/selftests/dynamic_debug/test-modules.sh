@@ -13,7 +13,7 @@ DIR=$(dirname "$0")
 
 require_control
 require_module "$SITES_MOD"
-ktap_plan 32
+ktap_plan 34
 
 M=$SITES_MOD
 KO=$(mod_ko "$M")
@@ -154,6 +154,31 @@ if dd_is_ours; then
 		"$(mod_loaded "$M" && echo yes)|$(dd_enabled_lines "$M")|$(log_lines 'sites init')"
 else
 	ktap_skip "a bad query cancels the good ones beside it" "$NOT_OURS"
+fi
+mod_unload "$M"
+
+# --- long queries: up to 1023 characters work
+
+# pad N: N bytes of comment text.
+pad()
+{
+	head -c "$1" /dev/zero | tr '\0' a
+}
+
+q="func sites_init +p #"
+q="$q$(pad $((1023 - ${#q})))"
+fresh_insmod "dyndbg=\"$q\""
+ktap_expect "a 1023-character module query works" \
+	"$SITES_INIT1 $SITES_INIT2" "$(dd_enabled_lines "$M")"
+if dd_is_ours; then
+	q="func sites_init +p #$(pad 5000)"
+	fresh_insmod "dyndbg=\"$q\""
+	ktap_expect "a 5000-character module query is refused, the module loads" \
+		"yes||yes" "$(mod_loaded "$M" && echo yes)|$(dd_enabled_lines "$M")|$(
+		log_has "$M" && echo yes)"
+else
+	ktap_skip "a 5000-character module query is refused, the module loads" \
+		"$NOT_OURS"
 fi
 mod_unload "$M"
 
