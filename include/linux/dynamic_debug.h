@@ -170,28 +170,26 @@ struct ddebug_class_param {
 #if defined(CONFIG_DYNAMIC_DEBUG) || \
 	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
 
-extern __printf(2, 3)
-void __dynamic_pr_debug(struct _ddebug *descriptor, const char *fmt, ...);
-
 struct device;
-
-extern __printf(3, 4)
-void __dynamic_dev_dbg(struct _ddebug *descriptor, const struct device *dev,
-		       const char *fmt, ...);
-
 struct net_device;
-
-extern __printf(3, 4)
-void __dynamic_netdev_dbg(struct _ddebug *descriptor,
-			  const struct net_device *dev,
-			  const char *fmt, ...);
-
 struct ib_device;
 
-extern __printf(3, 4)
-void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
-			 const struct ib_device *ibdev,
-			 const char *fmt, ...);
+/*
+ * The out-of-line printers an enabled site calls: each prints the
+ * decorations its descriptor's flags ask for, then the message, with the
+ * prefix of its subsystem (none, dev_printk(), netdev_printk(), ibdev).
+ */
+__printf(2, 3) void __dynamic_pr_debug(struct _ddebug *descriptor,
+				       const char *fmt, ...);
+__printf(3, 4) void __dynamic_dev_dbg(struct _ddebug *descriptor,
+				      const struct device *dev,
+				      const char *fmt, ...);
+__printf(3, 4) void __dynamic_netdev_dbg(struct _ddebug *descriptor,
+					 const struct net_device *dev,
+					 const char *fmt, ...);
+__printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
+					const struct ib_device *ibdev,
+					const char *fmt, ...);
 
 #ifdef CONFIG_JUMP_LABEL
 #ifdef DEBUG
