@@ -45,10 +45,8 @@ run_impl() {
 		IMPL=$1
 		VARIANT=
 		. scripts/lib.sh
-		set -e
-		do_all_build
-		do_initramfs
-		set +e
+		# As in check.sh: no set -e, each step's failure ends the chain.
+		do_all_build && do_initramfs || exit 1
 		local log=$COMPAT_OUT/$IMPL.log rc=0
 		msg "BOOT   $IMPL kernel, compat corpus (console: ${log#"$TOP"/})"
 		boot_script "$COMPAT_OUT/guest.sh" "$log" "$COMPAT_APPEND" \

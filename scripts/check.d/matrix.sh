@@ -65,9 +65,11 @@ run_variant() {	# run_variant NAME
 		IMPL=ours
 		VARIANT=$v
 		. scripts/lib.sh
-		set -e
-		do_all_build
-		[ "$v" = core ] && core_module
+		# As in check.sh: no set -e, each step's failure ends the chain.
+		do_all_build || exit 1
+		if [ "$v" = core ]; then
+			core_module || exit 1
+		fi
 		do_initramfs
 	) >"$RESULTS.build" 2>&1
 	rc=$?
