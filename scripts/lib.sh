@@ -116,7 +116,7 @@ overlay_files() {
 	find $OVERLAY_DIRS -type f \
 		! -name '*.o' ! -name '*.ko' ! -name '*.mod' ! -name '*.mod.c' \
 		! -name '.*.cmd' ! -name 'modules.order' ! -name 'Module.symvers' \
-		! -name '*.orig' ! -name '*.rej' ! -name '*~' 2>/dev/null | sort
+		! -name '*.orig' ! -name '*.rej' ! -name '*~' 2>/dev/null | sort || true
 }
 
 # Lay our files and patches over a hard-linked copy of the pristine tree.

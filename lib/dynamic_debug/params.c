@@ -344,7 +344,8 @@ static int class_set_number(const char *instr, const struct kernel_param *kp)
 	unsigned long value, old = class_state(dcp);
 
 	if (kstrtoul(instr, 0, &value)) {
-		pr_err("%s: expected a number, got \"%s\"\n", kp->name, instr);
+		pr_err("%s: expected a number, got \"%.*s\"\n", kp->name,
+		       (int)strcspn(instr, "\n"), instr);
 		return -EINVAL;
 	}
 
