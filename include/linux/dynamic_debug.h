@@ -260,39 +260,44 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 	__dynamic_func_call_cls_no_desc(id, _DPRINTK_CLASS_DFLT,	\
 					fmt, func, ##__VA_ARGS__)
 
-#define _dynamic_func_call_cls(cls, fmt, func, ...)			\
+/*
+ * Each macro below places a fresh descriptor (named by __UNIQUE_ID()) and
+ * calls its printer only when that descriptor is enabled.
+ */
+#define __ddebug_guarded(cls, fmt, printer, ...)			\
 	__dynamic_func_call_cls(__UNIQUE_ID(ddebug), cls, fmt,		\
-				func, ##__VA_ARGS__)
-#define _dynamic_func_call(fmt, func, ...)				\
-	_dynamic_func_call_cls(_DPRINTK_CLASS_DFLT, fmt,		\
-			       func, ##__VA_ARGS__)
-
-#define _dynamic_func_call_cls_no_desc(cls, fmt, func, ...)		\
+				printer, ##__VA_ARGS__)
+#define __ddebug_guarded_no_desc(cls, fmt, printer, ...)		\
 	__dynamic_func_call_cls_no_desc(__UNIQUE_ID(ddebug), cls, fmt,	\
-					func, ##__VA_ARGS__)
+					printer, ##__VA_ARGS__)
+
+#define _dynamic_func_call_cls(cls, fmt, func, ...)			\
+	__ddebug_guarded(cls, fmt, func, ##__VA_ARGS__)
+#define _dynamic_func_call(fmt, func, ...)				\
+	__ddebug_guarded(_DPRINTK_CLASS_DFLT, fmt, func, ##__VA_ARGS__)
+#define _dynamic_func_call_cls_no_desc(cls, fmt, func, ...)		\
+	__ddebug_guarded_no_desc(cls, fmt, func, ##__VA_ARGS__)
 #define _dynamic_func_call_no_desc(fmt, func, ...)			\
-	_dynamic_func_call_cls_no_desc(_DPRINTK_CLASS_DFLT, fmt,	\
-				       func, ##__VA_ARGS__)
+	__ddebug_guarded_no_desc(_DPRINTK_CLASS_DFLT, fmt, func,	\
+				 ##__VA_ARGS__)
 
+/* pr_debug(): the descriptor keeps the bare format, the call gets pr_fmt(). */
 #define dynamic_pr_debug_cls(cls, fmt, ...)				\
-	_dynamic_func_call_cls(cls, fmt, __dynamic_pr_debug,		\
-			       pr_fmt(fmt), ##__VA_ARGS__)
-
+	__ddebug_guarded(cls, fmt, __dynamic_pr_debug, pr_fmt(fmt),	\
+			 ##__VA_ARGS__)
 #define dynamic_pr_debug(fmt, ...)					\
-	_dynamic_func_call(fmt, __dynamic_pr_debug,			\
-			   pr_fmt(fmt), ##__VA_ARGS__)
+	dynamic_pr_debug_cls(_DPRINTK_CLASS_DFLT, fmt, ##__VA_ARGS__)
 
+/* The device flavours pass their device ahead of the format. */
+#define __ddebug_dev_call(printer, dev, fmt, ...)			\
+	__ddebug_guarded(_DPRINTK_CLASS_DFLT, fmt, printer, dev, fmt,	\
+			 ##__VA_ARGS__)
 #define dynamic_dev_dbg(dev, fmt, ...)					\
-	_dynamic_func_call(fmt, __dynamic_dev_dbg,			\
-			   dev, fmt, ##__VA_ARGS__)
-
+	__ddebug_dev_call(__dynamic_dev_dbg, dev, fmt, ##__VA_ARGS__)
 #define dynamic_netdev_dbg(dev, fmt, ...)				\
-	_dynamic_func_call(fmt, __dynamic_netdev_dbg,			\
-			   dev, fmt, ##__VA_ARGS__)
-
+	__ddebug_dev_call(__dynamic_netdev_dbg, dev, fmt, ##__VA_ARGS__)
 #define dynamic_ibdev_dbg(dev, fmt, ...)				\
-	_dynamic_func_call(fmt, __dynamic_ibdev_dbg,			\
-			   dev, fmt, ##__VA_ARGS__)
+	__ddebug_dev_call(__dynamic_ibdev_dbg, dev, fmt, ##__VA_ARGS__)
 
 #define dynamic_hex_dump(prefix_str, prefix_type, rowsize,		\
 			 groupsize, buf, len, ascii)			\

@@ -99,14 +99,10 @@ static void *control_start(struct seq_file *m, loff_t *pos)
 static void *control_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct control_reader *r = m->private;
-	struct _ddebug *dp;
+	struct _ddebug *dp = v == SEQ_START_TOKEN ? reader_first(r) :
+						    reader_next(r);
 
-	if (v == SEQ_START_TOKEN)
-		dp = reader_first(r);
-	else
-		dp = reader_next(r);
-	++*pos;
-	r->pos = *pos;
+	r->pos = ++*pos;
 	r->valid = true;
 	return dp;
 }
