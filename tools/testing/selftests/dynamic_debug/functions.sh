@@ -155,13 +155,20 @@ require_control()
 	DD_CONTROL=$DD_DIR/control
 }
 
-# require_module NAME: skip the whole script if NAME cannot be loaded.
+# require_module NAME: skip the whole script if NAME cannot be loaded, or
+# if it has no call sites (with CONFIG_DYNAMIC_DEBUG_CORE alone, only code
+# built with -DDYNAMIC_DEBUG_MODULE has them). Call require_control first.
 require_module()
 {
+	local n
+
 	mod_unload "$1"
 	modprobe "$1" 2>/dev/null ||
 		ktap_skip_all "module $1 is not available"
+	n=$(dd_count "$1")
 	mod_unload "$1"
+	[ "$n" != 0 ] ||
+		ktap_skip_all "module $1 has no call sites (built without dynamic debug)"
 }
 
 # Our core has features upstream 6.12 lacks. The read-only "enabled" file
