@@ -4,12 +4,15 @@
 # Build matrix of "make check": our core in the configurations users
 # build, each a full kernel build of its own (build/ours-VARIANT/) with
 # the fragment scripts/variants/VARIANT.config, booted once running
-# scripts/variants/VARIANT.guest.sh:
+# scripts/variants/common.sh + VARIANT.guest.sh:
 #
-#   nojump  JUMP_LABEL=n: boots, the kselftests pass
-#   core    DYNAMIC_DEBUG=n, DYNAMIC_DEBUG_CORE=y: only a module built with
-#           -DDYNAMIC_DEBUG_MODULE has call sites
-#   off     both off: pr_debug() is compiled away, dyndbg= warns
+#   nojump  JUMP_LABEL=n: the KUnit suite and every kselftest pass
+#   core    DYNAMIC_DEBUG=n, DYNAMIC_DEBUG_CORE=y: only modules built with
+#           -DDYNAMIC_DEBUG_MODULE have call sites; the KUnit suite and
+#           the kselftests pass (their modules are built that way), the
+#           class tests skip (lib/test_dynamic_debug.ko needs DYNAMIC_DEBUG)
+#   off     both off: pr_debug() is compiled away, dyndbg= warns, every
+#           kselftest skips
 #
 # Runs under build/.lock (from scripts/check.sh): calls the harness
 # functions directly. Prints KTAP (plan last). MATRIX="nojump core off"
@@ -33,21 +36,32 @@ result() {	# result ok|not-ok DESC
 	fi
 }
 
-# core_module: build a copy of the selftests' sites module, named
-# test_dyndbg_core, with -DDYNAMIC_DEBUG_MODULE, into the variant's
-# test_modules so that the initramfs carries it.
-core_module() {
-	local d=$OUT/test_modules_core
+# plain_module: build a copy of the selftests' sites module, named
+# test_dyndbg_plain, without -DDYNAMIC_DEBUG_MODULE (which the selftests'
+# Makefile adds on a core-only kernel), into the variant's test_modules so
+# that the initramfs carries it.
+plain_module() {
+	local d=$OUT/test_modules_plain
 	rm -rf "$d"
 	mkdir -p "$d"
-	cp "$SELFTEST_DIR/test_modules/test_dyndbg_sites.c" "$d/test_dyndbg_core.c"
-	cat >"$d/Makefile" <<-'MK'
-	obj-m += test_dyndbg_core.o
-	ccflags-y += -DDYNAMIC_DEBUG_MODULE
-	MK
+	cp "$SELFTEST_DIR/test_modules/test_dyndbg_sites.c" "$d/test_dyndbg_plain.c"
+	echo 'obj-m += test_dyndbg_plain.o' >"$d/Makefile"
 	quiet kmake M="$d" modules
 	mkdir -p "$OUT/test_modules"
-	cp "$d/test_dyndbg_core.ko" "$OUT/test_modules/"
+	cp "$d/test_dyndbg_plain.ko" "$OUT/test_modules/"
+}
+
+# kunit_suite LOG: the KUnit suite's verdict in a variant's console.
+kunit_suite() {
+	local totals
+	totals=$(sed -n 's/.*# dynamic_debug: \(pass:[0-9]* fail:[0-9]*\).*/\1/p' "$1")
+	if [ -z "$totals" ]; then
+		result not-ok "$v: the KUnit suite ran"
+	elif grep -qE '^\[ *[0-9.]+\] ok [0-9]+ dynamic_debug$' "$1"; then
+		result ok "$v: the KUnit suite passes ($totals)"
+	else
+		result not-ok "$v: the KUnit suite passes ($totals)"
+	fi
 }
 
 # off_costs_nothing: the sites module of the "off" build carries no
@@ -68,7 +82,7 @@ run_variant() {	# run_variant NAME
 		# As in check.sh: no set -e, each step's failure ends the chain.
 		do_all_build || exit 1
 		if [ "$v" = core ]; then
-			core_module || exit 1
+			plain_module || exit 1
 		fi
 		do_initramfs
 	) >"$RESULTS.build" 2>&1
@@ -91,7 +105,8 @@ run_variant() {	# run_variant NAME
 		fi
 	fi
 
-	guest=scripts/variants/$v.guest.sh
+	guest=$OUT/matrix-guest.sh
+	cat scripts/variants/common.sh "scripts/variants/$v.guest.sh" >"$guest"
 	log=$OUT/matrix.log
 	t0=$SECONDS
 	rc=0
@@ -104,6 +119,7 @@ run_variant() {	# run_variant NAME
 	else
 		result ok "$v: boots clean ($((SECONDS - t0))s)"
 	fi
+	[ "$v" = off ] || kunit_suite "$log"
 	script_output "$log" | grep '^# ' | head -n 20
 	while IFS= read -r line; do
 		case "$line" in
