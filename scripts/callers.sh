@@ -40,9 +40,13 @@ objects() {
 }
 
 # callers_config: Debian's config plus the test module, regenerated in a
-# scratch directory and installed only when it changed.
+# scratch directory when its inputs changed (config_key), installed only
+# when the result differs.
 callers_config() {
-	local kc=$OBJ-kconfig
+	local kc=$OBJ-kconfig key
+	key=$(config_key "$DEB_CONFIG" "$TOP/scripts/callers.sh")
+	config_is_current "$OBJ.config-key" "$key" && return 0
+	rm -f "$OBJ.config-key"
 	rm -rf "$kc"
 	mkdir -p "$kc" "$OBJ"
 	xz -dc "$DEB_CONFIG" >"$kc/.config"
@@ -56,6 +60,7 @@ callers_config() {
 		cp "$kc/.config" "$OBJ/.config"
 	fi
 	rm -rf "$kc"
+	echo "$key" >"$OBJ.config-key"
 }
 
 # build_callers IMPL: prepare the tree and compile every object; leave

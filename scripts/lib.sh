@@ -212,8 +212,33 @@ verify_config() {
 
 # Generate the config in a scratch directory and install it only if it
 # differs, so an unchanged config never triggers a rebuild.
+# config_key FILE...: a digest of what decides a configuration: FILEs
+# (fragments, a distribution's config), the tree, and our Kconfig files
+# and patches. The pristine tree itself never changes.
+config_key() {
+	{
+		echo "$ARCH $TREE $IMPL"
+		cat "$@"
+		if [ "$IMPL" = ours ]; then
+			find "$TOP/patches" "$TOP/lib" -type f \
+				\( -name '*.patch' -o -name 'Kconfig*' \) | sort | xargs cat
+		fi
+	} | sha256sum | cut -d' ' -f1
+}
+
+# config_is_current KEYFILE KEY: the .config of $OBJ was made from KEY.
+config_is_current() {
+	[ -f "$OBJ/.config" ] && [ "$(cat "$1" 2>/dev/null)" = "$2" ]
+}
+
 do_config() {
-	local kc=$OUT/kconfig
+	local kc=$OUT/kconfig key
+	key=$(config_key $(config_fragments) "$TOP/scripts/lib.sh")
+	if config_is_current "$OUT/config.key" "$key"; then
+		info "CONFIG ${OBJ#"$TOP"/}/.config is up to date"
+		return 0
+	fi
+	rm -f "$OUT/config.key"
 	mkdir -p "$kc" "$OBJ"
 	info "CONFIG tinyconfig + $(config_fragments | sed "s|$TOP/||" | tr '\n' ' ')"
 	quiet make -C "$TREE" O="$kc" ARCH=$ARCH tinyconfig
@@ -225,6 +250,7 @@ do_config() {
 		msg "CONFIG ${OBJ#"$TOP"/}/.config"
 		cp "$kc/.config" "$OBJ/.config"
 	fi
+	echo "$key" >"$OUT/config.key"
 }
 
 # ---------------------------------------------------------------- build --
