@@ -136,11 +136,20 @@ if ! (do_all_build && do_initramfs); then
 fi
 tally 1 0 0 "build"
 
-tmp=$(mktemp)
-scripts/host-checks.sh --build >"$tmp" 2>&1
-grep '^# ' "$tmp" | head -n 60 | sed 's/^/    /'
-ktap_count "$tmp" "host checks"
-rm -f "$tmp"
+# The suites that need no boot of this kernel (host checks, then the
+# further suites of scripts/check.d/: callers, build matrix) run in the
+# background while the main kernel boots; their reports are read, in this
+# order, once the boots are done.
+LANE=$(mktemp -d)
+trap 'rm -rf "$LANE"' EXIT
+(
+	scripts/host-checks.sh --build >"$LANE/host-checks" 2>&1
+	for extra in scripts/check.d/*.sh; do
+		[ -f "$extra" ] || continue
+		bash "$extra" >"$LANE/$(basename "$extra" .sh)" 2>&1
+	done
+) </dev/null &
+lane=$!
 
 log=$OUT/check-main.log
 msg "BOOT   KUnit + kselftests (console: ${log#"$TOP"/})"
@@ -177,15 +186,15 @@ if [ -f "$list" ]; then
 	done <"$list"
 fi
 
-# Further suites (build matrix, in-tree callers, ...) print KTAP.
+msg "WAIT   host checks and scripts/check.d suites"
+wait "$lane"
+grep '^# ' "$LANE/host-checks" | head -n 60 | sed 's/^/    /'
+ktap_count "$LANE/host-checks" "host checks"
 for extra in scripts/check.d/*.sh; do
 	[ -f "$extra" ] || continue
 	name=$(basename "$extra" .sh)
-	tmp=$(mktemp)
-	bash "$extra" >"$tmp" 2>&1
-	grep -E '^#|^  [A-Z]+ ' "$tmp" | head -n 40 | sed 's/^/    /'
-	ktap_count "$tmp" "$name"
-	rm -f "$tmp"
+	grep -E '^#|^  [A-Z]+ ' "$LANE/$name" | head -n 40 | sed 's/^/    /'
+	ktap_count "$LANE/$name" "$name"
 done
 
 summary
