@@ -125,6 +125,11 @@ def load_rules(path):
     return rules
 
 
+# Corpus commands that write queries (runner.sh): to the control file in
+# its several ways, or to a class parameter.
+QUERY_COMMANDS = ("q", "qn", "qe", "qproc", "qlong", "param")
+
+
 def load_transcript(path):
     """Return (steps, problems): steps is a list of dicts, one per step."""
     steps, problems = [], []
@@ -277,9 +282,11 @@ def main():
                   % (r.lineno, r.text.partition(" :: ")[0]))
 
     steps = min(len(up), len(ours))
-    print("compat: %d steps, %d identical, %d intended differences, "
-          "%d unexpected differences" % (steps, identical, intended,
-                                         unexpected))
+    queries = sum(1 for s in up[:steps]
+                  if s["text"].split(" ", 1)[0] in QUERY_COMMANDS)
+    print("compat: %d steps (%d queries), %d identical, %d intended "
+          "differences, %d unexpected differences"
+          % (steps, queries, identical, intended, unexpected))
     if unexpected or bad:
         sys.exit(1)
 
