@@ -151,14 +151,14 @@ static int control_show(struct seq_file *m, void *v)
 		   dt->mod_name, dp->function,
 		   ddebug_flags_describe(site_flags(dp), flags, sizeof(flags)));
 	show_format(m, dp->format);
-	if (site_has_class(dp)) {
-		class = table_class_name(dt, dp);
-		if (class)
-			seq_printf(m, " class:%s", class);
-		else
-			seq_printf(m, " class unknown, _id:%d", dp->class_id);
-	}
-	seq_putc(m, '\n');
+	/* A class the module did not declare is shown by its number. */
+	class = site_has_class(dp) ? table_class_name(dt, dp) : NULL;
+	if (class)
+		seq_printf(m, " class:%s\n", class);
+	else if (site_has_class(dp))
+		seq_printf(m, " class unknown, _id:%d\n", dp->class_id);
+	else
+		seq_putc(m, '\n');
 	return 0;
 }
 
