@@ -126,45 +126,48 @@ struct ddebug_class_map {
 	static const char * const _var##_classnames[] = { __VA_ARGS__ };	\
 	static struct ddebug_class_map __aligned(8) __used		\
 		__section("__dyndbg_classes") _var = {			\
-		.mod = THIS_MODULE,					\
 		.mod_name = KBUILD_MODNAME,				\
-		.base = _base,						\
+		.mod = THIS_MODULE,					\
 		.map_type = _maptype,					\
-		.length = NUM_TYPE_ARGS(char *, __VA_ARGS__),		\
 		.class_names = _var##_classnames,			\
+		.length = NUM_TYPE_ARGS(char *, __VA_ARGS__),		\
+		.base = _base,						\
 	}
 
 /**
  * struct _ddebug_info - the dynamic debug sections of vmlinux or a module
- * @descs: first call site descriptor
- * @classes: first class map
- * @num_descs: number of descriptors
- * @num_classes: number of class maps
+ * @descs: first call site descriptor (section __dyndbg)
+ * @num_descs: how many descriptors follow @descs
+ * @classes: first class map (section __dyndbg_classes)
+ * @num_classes: how many class maps follow @classes
+ *
+ * The module loader fills it in by field name; each array sits with its
+ * length here.
  */
 struct _ddebug_info {
 	struct _ddebug *descs;
-	struct ddebug_class_map *classes;
 	unsigned int num_descs;
+	struct ddebug_class_map *classes;
 	unsigned int num_classes;
 };
 
 /**
  * struct ddebug_class_param - state behind a class module parameter
+ * @map: the class map the parameter controls
+ * @flags: flag letters that the parameter switches (e.g. "p")
  * @bits: current bits, for the DISJOINT map types
  * @lvl: current level, for the LEVEL map types
- * @flags: flag letters that the parameter switches (e.g. "p")
- * @map: the class map the parameter controls
  *
  * Used as the argument of a module_param_cb() with
- * &param_ops_dyndbg_classes.
+ * &param_ops_dyndbg_classes. Users initialise it by field name.
  */
 struct ddebug_class_param {
-	union {
-		unsigned long *bits;
-		unsigned int *lvl;
-	};
-	char flags[8];
 	const struct ddebug_class_map *map;
+	char flags[8];
+	union {
+		unsigned long *bits;	/* DISJOINT_* maps */
+		unsigned int *lvl;	/* LEVEL_* maps */
+	};
 };
 
 #if defined(CONFIG_DYNAMIC_DEBUG) || \
@@ -219,15 +222,15 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
  * @fmt: format string shown in the control file and matched by "format"
  */
 #define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
-	static struct _ddebug __aligned(8)				\
-	__section("__dyndbg") name = {					\
+	static struct _ddebug name					\
+		__section("__dyndbg") __aligned(8) = {			\
 		.modname = KBUILD_MODNAME,				\
-		.function = __func__,					\
 		.filename = __FILE__,					\
-		.format = (fmt),					\
 		.lineno = __LINE__,					\
-		.flags = _DPRINTK_FLAGS_DEFAULT,			\
+		.function = __func__,					\
+		.format = (fmt),					\
 		.class_id = (cls),					\
+		.flags = _DPRINTK_FLAGS_DEFAULT,			\
 		_DPRINTK_KEY_INIT					\
 	};								\
 	BUILD_BUG_ON_MSG((cls) > _DPRINTK_CLASS_DFLT,			\
@@ -240,25 +243,24 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
  * Call-site builders.  The double-underscore forms take the descriptor's
  * name so that it can be used twice; the single-underscore forms make up
  * a unique one.  "_cls" variants give the site a class; "_no_desc"
- * variants call @func without the descriptor as first argument.
+ * variants call @func without the descriptor as first argument.  All of
+ * them come down to __ddebug_site(): place the descriptor, then run @call
+ * only while the site is enabled.
  */
-#define __dynamic_func_call_cls(id, cls, fmt, func, ...) do {		\
+#define __ddebug_site(id, cls, fmt, call) do {				\
 	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(id, cls, fmt);		\
 	if (DYNAMIC_DEBUG_BRANCH(id))					\
-		func(&id, ##__VA_ARGS__);				\
+		call;							\
 } while (0)
-#define __dynamic_func_call(id, fmt, func, ...)				\
-	__dynamic_func_call_cls(id, _DPRINTK_CLASS_DFLT, fmt,		\
-				func, ##__VA_ARGS__)
 
-#define __dynamic_func_call_cls_no_desc(id, cls, fmt, func, ...) do {	\
-	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(id, cls, fmt);		\
-	if (DYNAMIC_DEBUG_BRANCH(id))					\
-		func(__VA_ARGS__);					\
-} while (0)
+#define __dynamic_func_call_cls(id, cls, fmt, func, ...)		\
+	__ddebug_site(id, cls, fmt, func(&id, ##__VA_ARGS__))
+#define __dynamic_func_call(id, fmt, func, ...)				\
+	__ddebug_site(id, _DPRINTK_CLASS_DFLT, fmt, func(&id, ##__VA_ARGS__))
+#define __dynamic_func_call_cls_no_desc(id, cls, fmt, func, ...)	\
+	__ddebug_site(id, cls, fmt, func(__VA_ARGS__))
 #define __dynamic_func_call_no_desc(id, fmt, func, ...)			\
-	__dynamic_func_call_cls_no_desc(id, _DPRINTK_CLASS_DFLT,	\
-					fmt, func, ##__VA_ARGS__)
+	__ddebug_site(id, _DPRINTK_CLASS_DFLT, fmt, func(__VA_ARGS__))
 
 /*
  * Each macro below places a fresh descriptor (named by __UNIQUE_ID()) and
