@@ -59,9 +59,12 @@ quiet() {
 	rm -f "$log"
 }
 
+# CCACHE_BASEDIR makes cached objects reusable across checkouts (worktrees,
+# clean clones): paths under $TOP are hashed relative to the build directory.
 kmake() {
 	local cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
+	export CCACHE_BASEDIR=$TOP
 	make -C "$TREE" O="$OBJ" ARCH=$ARCH CC="$cc" -j"$JOBS" \
 		KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00 UTC' KBUILD_BUILD_USER=dyndbg \
 		KBUILD_BUILD_HOST=harness ${MAKE_EXTRA:-} "$@"
