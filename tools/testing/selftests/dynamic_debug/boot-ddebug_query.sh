@@ -6,7 +6,6 @@
 # kernel starts, and touches nothing else. See boot-tests.list.
 
 DIR=$(dirname "$0")
-[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
 . "$DIR/functions.sh"
 
 require_control

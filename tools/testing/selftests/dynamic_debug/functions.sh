@@ -5,9 +5,8 @@
 # file, the kernel log and the test modules. Sourced by test-*.sh and
 # boot-*.sh; written for BusyBox ash (no bash).
 
-KSFT_PASS=0
-KSFT_FAIL=1
-KSFT_SKIP=4
+# Sourced with DIR set to the directory of this file.
+. "$DIR/../kselftest/ktap_helpers.sh"
 
 # ------------------------------------------------------ known call sites --
 # Where the sites of test_modules/*.c are. The modules say to keep these in
@@ -40,57 +39,55 @@ DEBUG_MOD=test_dyndbg_debug
 CLASS_MOD=test_dynamic_debug
 
 # ---------------------------------------------------------------- KTAP --
-
-KTAP_PLANNED=0
-KTAP_NUM=0
-KTAP_PASS=0
-KTAP_FAIL=0
-KTAP_SKIP=0
+# Our names for the kernel's KTAP helpers (kselftest/ktap_helpers.sh),
+# which print descriptions unquoted: globbing stays off while they do.
 
 # ktap_plan N: print the version line and the plan.
 ktap_plan()
 {
-	KTAP_PLANNED=$1
-	echo "KTAP version 1"
-	echo "1..$1"
+	ktap_print_header
+	ktap_set_plan "$1"
 }
 
 # ktap_skip_all REASON: nothing can run here; exit with KSFT_SKIP.
 ktap_skip_all()
 {
-	echo "KTAP version 1"
-	echo "1..0 # SKIP $*"
-	exit $KSFT_SKIP
+	ktap_print_header
+	ktap_set_plan "0 # SKIP $*"
+	exit "$KSFT_SKIP"
 }
 
 # ktap_diag TEXT...: a diagnostic line.
 ktap_diag()
 {
-	echo "# $*"
+	set -f
+	ktap_print_msg "$*"
+	set +f
 }
 
 ktap_ok()
 {
-	KTAP_NUM=$((KTAP_NUM + 1))
-	KTAP_PASS=$((KTAP_PASS + 1))
-	echo "ok $KTAP_NUM - $1"
+	set -f
+	ktap_test_pass "$1"
+	set +f
 }
 
 # ktap_not_ok DESC [WHY]: a failed check, with an optional diagnostic.
 ktap_not_ok()
 {
-	KTAP_NUM=$((KTAP_NUM + 1))
-	KTAP_FAIL=$((KTAP_FAIL + 1))
-	echo "not ok $KTAP_NUM - $1"
+	set -f
+	ktap_test_fail "$1"
+	set +f
 	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/# /'
 }
 
 # ktap_skip DESC REASON
 ktap_skip()
 {
-	KTAP_NUM=$((KTAP_NUM + 1))
-	KTAP_SKIP=$((KTAP_SKIP + 1))
-	echo "ok $KTAP_NUM - $1 # SKIP $2"
+	set -f
+	__ktap_test ok "$1" "SKIP $2"
+	set +f
+	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
 }
 
 # ktap_check DESC COMMAND...: ok if COMMAND succeeds, not ok otherwise.
@@ -119,16 +116,16 @@ got:  [$3]"
 }
 
 # ktap_finish: totals, then exit 0 if every planned check passed or was
-# skipped, 1 otherwise (including a plan the script did not keep).
+# skipped, 1 otherwise (including a plan the script did not keep). A
+# script that made no plan gets one for the checks it ran.
 ktap_finish()
 {
-	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
-	if [ "$KTAP_NUM" -ne "$KTAP_PLANNED" ]; then
-		echo "# planned $KTAP_PLANNED checks but ran $KTAP_NUM"
-		exit $KSFT_FAIL
-	fi
-	[ "$KTAP_FAIL" -eq 0 ] || exit $KSFT_FAIL
-	exit $KSFT_PASS
+	local ran=$((KTAP_TESTNO - 1))
+
+	[ "$KSFT_NUM_TESTS" != 0 ] || ktap_set_plan "$ran"
+	[ "$ran" = "$KSFT_NUM_TESTS" ] ||
+		ktap_print_msg "planned $KSFT_NUM_TESTS checks but ran $ran"
+	ktap_finished
 }
 
 # --------------------------------------------------------- prerequisites --
@@ -218,6 +215,8 @@ errno_of()
 	*"Read-only file system"*)	echo EROFS ;;
 	*"Bad address"*)		echo EFAULT ;;
 	*"Out of memory"*|*"Cannot allocate"*) echo ENOMEM ;;
+	*"No space left"*)		echo ENOSPC ;;
+	*"File exists"*)		echo EEXIST ;;
 	*)				echo "other($1)" ;;
 	esac
 }

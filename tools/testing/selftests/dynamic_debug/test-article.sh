@@ -7,7 +7,6 @@
 # and bound again to run the probe after each query.
 
 DIR=$(dirname "$0")
-[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
 . "$DIR/functions.sh"
 
 require_control

@@ -8,7 +8,6 @@
 # console check as well.
 
 DIR=$(dirname "$0")
-[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
 . "$DIR/functions.sh"
 
 require_control

@@ -6,7 +6,6 @@
 # its format escaped, and the read-only "enabled" list.
 
 DIR=$(dirname "$0")
-[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
 . "$DIR/functions.sh"
 
 require_control

@@ -7,7 +7,6 @@
 # E2BIG.
 
 DIR=$(dirname "$0")
-[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
 . "$DIR/functions.sh"
 
 require_control

@@ -6,7 +6,6 @@
 # the + - = operators add, remove and set flags.
 
 DIR=$(dirname "$0")
-[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
 . "$DIR/functions.sh"
 
 require_control
