@@ -9,28 +9,37 @@
 . "$DIR/../kselftest/ktap_helpers.sh"
 
 # ------------------------------------------------------ known call sites --
-# Where the sites of test_modules/*.c are. The modules say to keep these in
-# step; test-control.sh checks the control file agrees.
+# The sites of test_modules/*.c, found by their format strings in the
+# sources, installed beside the tests (TEST_FILES) or in test_modules/.
+
+# src_line FILE TEXT: the first line of test module source FILE holding TEXT.
+src_line()
+{
+	local f=$DIR/test_modules/$1
+
+	[ -f "$f" ] || f=$DIR/$1
+	grep -nF -- "$2" "$f" | head -n 1 | cut -d: -f1
+}
 
 SITES_MOD=test_dyndbg_sites
 SITES_FILE=test_dyndbg_sites.c
-SITES_ALPHA1=24		# sites_alpha:	"alpha one\n"
-SITES_ALPHA2=25		# sites_alpha:	"alpha two n=%d\n"
-SITES_BETA1=31		# sites_beta:	"beta one s=%s\n"
-SITES_BETA2=32		# sites_beta:	"beta two x=0x%x\n"
-SITES_GAMMA_FIRST=38	# sites_gamma:	tab, quote, newline, CR, percent
-SITES_GAMMA_LAST=42
-SITES_INIT1=103		# sites_init:	"sites init start\n"
-SITES_INIT2=109		# sites_init:	"sites init done\n"
-SITES_EXIT=116		# sites_exit:	"sites exit\n"
+SITES_ALPHA1=$(src_line $SITES_FILE '"alpha one\n"')
+SITES_ALPHA2=$(src_line $SITES_FILE '"alpha two n=%d\n"')
+SITES_BETA1=$(src_line $SITES_FILE '"beta one s=%s\n"')
+SITES_BETA2=$(src_line $SITES_FILE '"beta two x=0x%x\n"')
+SITES_GAMMA_FIRST=$(src_line $SITES_FILE '"gamma tab')	# tab, quote, newline,
+SITES_GAMMA_LAST=$(src_line $SITES_FILE '"gamma percent')	# CR, percent
+SITES_INIT1=$(src_line $SITES_FILE '"sites init start\n"')
+SITES_INIT2=$(src_line $SITES_FILE '"sites init done\n"')
+SITES_EXIT=$(src_line $SITES_FILE '"sites exit\n"')
 SITES_COUNT=16		# every site of the module
 
 DRIVER_MOD=test_dyndbg_driver
 DRIVER_FILE=test_dyndbg_driver.c
 DRIVER_PROBE_FN=dyndbg_demo_probe
-DRIVER_PROBE_FIRST=54	# "probing %s\n" .. "probe complete\n", consecutive
-DRIVER_PROBE_LAST=58
-DRIVER_READREG_LINE=33	# demo_read_reg: "reg 0x%02x -> 0x%04x\n"
+DRIVER_PROBE_FIRST=$(src_line $DRIVER_FILE '"probing %s\n"')	# .. "probe complete\n",
+DRIVER_PROBE_LAST=$(src_line $DRIVER_FILE '"probe complete\n"')	# consecutive
+DRIVER_READREG_LINE=$(src_line $DRIVER_FILE '"reg 0x%02x -> 0x%04x\n"')
 DRIVER_NAME=dyndbg-demo
 DRIVER_DEV=dyndbg-demo.0
 

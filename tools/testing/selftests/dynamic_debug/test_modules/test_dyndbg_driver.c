@@ -4,8 +4,8 @@
  * board with dev_dbg(): the device a dynamic debug user would debug. The
  * selftests and the "make run" demo turn its messages on and off.
  *
- * The selftests name the probe messages by line (see DRIVER_* in
- * ../functions.sh): they must stay on consecutive lines, where they are.
+ * The selftests name the probe messages by line, found by their formats
+ * (see DRIVER_* in ../functions.sh): they must stay on consecutive lines.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

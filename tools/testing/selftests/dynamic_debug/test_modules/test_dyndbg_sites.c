@@ -4,7 +4,7 @@
  * selftests. Writing anything to the do_prints parameter runs every site.
  *
  * The selftests name these sites by function, format and line number (see
- * SITES_* in ../functions.sh): move a site and update both.
+ * SITES_* in ../functions.sh, which finds the lines by the formats).
  */
 
 #include <linux/module.h>
