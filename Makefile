@@ -10,8 +10,9 @@ IMPL	?= ours
 V	?= 0
 SCRIPT	?=
 APPEND	?=
+NAME	?=
 
-export IMPL V SCRIPT APPEND
+export IMPL V SCRIPT APPEND NAME
 
 HARNESS := scripts/harness.sh
 LOCK	:= build/.lock
@@ -19,14 +20,23 @@ LOCK	:= build/.lock
 run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
-.PHONY: run check shell vm-run build deps tree config initramfs \
+.PHONY: run check check-all boot-test kselftest shell vm-run build deps tree config initramfs \
 	host-checks compat clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
 
-check:		## build, boot, run KUnit + kselftests + host checks
+check:		## KUnit, every kselftest, the boot tests, host checks (~3 min warm)
 	$(run) check
+
+check-all:	## check + scripts/check.d/: build matrix, callers, compat...
+	$(run) check-all
+
+boot-test:	## one boot test of boot-tests.list: NAME=boot-bad.sh
+	$(run) boot-test
+
+kselftest:	## one kselftest: NAME=test-flags.sh
+	$(run) kselftest
 
 shell:		## boot the kernel with an interactive BusyBox shell
 	$(run) shell
@@ -52,7 +62,7 @@ initramfs:	## build the BusyBox initramfs
 host-checks:	## checkpatch --strict, kernel-doc, jump-label NOP shape
 	$(run) host-checks
 
-compat:	## differential test against upstream 6.12, in-tree callers compile
+compat:		## differential test against upstream 6.12, in-tree callers compile
 	$(run) compat
 
 clean:		## remove build products of IMPL (keeps the extracted trees)

@@ -4,20 +4,21 @@
 # The 'make run' demo, run as root in the guest: the workflow of the 2011
 # article on a module laid out like a platform driver.
 
+DIR=/kselftest/dynamic_debug
+. "$DIR/functions.sh"
 CTL=/sys/kernel/debug/dynamic_debug/control
-MOD=test_dyndbg_driver
-SRC=$MOD.c
-DEV=dyndbg-demo.0
-DRV=/sys/bus/platform/drivers/dyndbg-demo
+MOD=$DRIVER_MOD
+SRC=$DRIVER_FILE
+DEV=$DRIVER_DEV
+DRV=/sys/bus/platform/drivers/$DRIVER_NAME
+LINES=$DRIVER_PROBE_FIRST-$DRIVER_PROBE_LAST
 
 say()  { printf '\n\033[1m%s\033[0m\n' "$*"; }
 show() { printf '  # %s\n' "$*"; sh -c "$*" 2>&1 | sed 's/^/  /'; }
 query() {
 	printf '  # echo %s > %s\n' "'$1'" "$CTL"
-	if ! echo "$1" >"$CTL"; then
-		echo "  (rejected: see the kernel log below)"
-		dmesg | tail -n 1 | sed 's/^\[[^]]*\] /  /'
-	fi
+	echo "$1" >"$CTL" || { echo "  (rejected: see the kernel log below)"
+		dmesg | tail -n 1 | sed 's/^\[[^]]*\] /  /'; }
 }
 # What the driver printed since the last call, as a syslog reader sees it.
 kernel_log() { dmesg -c | sed -n 's/^\[[^]]*\] /  | /p'; }
@@ -50,15 +51,15 @@ reprobe
 echo "  (nothing: every site is off, each costs one NOP in the driver)"
 
 say "3. Turn on the run of dev_dbg() lines in probe, by file and line range:"
-query "file $SRC line 54-58 +p"
+query "file $SRC line $LINES +p"
 reprobe
 
 say "4. Add decorations: f function, l line, m module, t thread id:"
-query "file $SRC line 54-58 +pflmt"
+query "file $SRC line $LINES +pflmt"
 reprobe
 
 say "5. By function: the register reads, with =p to set exactly 'p':"
-query "file $SRC line 54-58 -pflmt"
+query "file $SRC line $LINES -pflmt"
 query "file $SRC func demo_read_reg =p"
 reprobe
 

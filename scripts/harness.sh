@@ -1,34 +1,46 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The dyndbg harness: prepare trees, configure, build, make the initramfs,
-# boot QEMU and collect results. Called by the top-level Makefile, which
-# holds build/.lock around every call.
-#
-# Environment: IMPL=ours|upstream, V=0|1, SCRIPT=FILE, APPEND="args",
-# VARIANT=name (extra config fragment scripts/variants/NAME.config and a
-# build directory of its own).
+# The harness's commands, called by the top-level Makefile under
+# build/.lock. Environment: IMPL=ours|upstream, V=1, SCRIPT=FILE,
+# APPEND="kernel args", NAME=boot test.
 
-set -euo pipefail
+set -uo pipefail
+cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
+setup "${IMPL:-ours}"
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-cd "$TOP"
-. scripts/lib.sh
+# vm_run SCRIPT APPEND: boot, run SCRIPT, print its output; fail with its
+# status, or when the guest hung, died or showed a kernel problem.
+vm_run() {
+	local log=$OUT/vm-run.log rc=0
+	[ -f "$1" ] || die "usage: make vm-run SCRIPT=FILE [APPEND=...]"
+	do_build && do_initramfs || exit 1
+	boot "$1" "$log" "$2" || rc=$?
+	script_output "$log"
+	kernel_problems "$log" >/dev/null && echo "harness: kernel problems in ${log#"$TOP"/}:" >&2 &&
+		kernel_problems "$log" >&2 && [ $rc = 0 ] && rc=1
+	[ $rc = 0 ] || echo "harness: guest script exited with status $rc (log: ${log#"$TOP"/})" >&2
+	return $rc
+}
 
-cmd=${1:-run}
-
-case "$cmd" in
+case "${1:-run}" in
 deps)		do_deps ;;
-tree)		do_deps; do_tree ;;
-config)		do_deps; do_tree; do_config ;;
-build)		do_all_build ;;
-initramfs)	do_all_build; do_initramfs ;;
-host-checks)	do_deps; do_tree; scripts/host-checks.sh ;;
-run)		do_all_build; do_initramfs; do_run ;;
-shell)		do_all_build; do_initramfs; do_shell ;;
-vm-run)		do_all_build; do_initramfs; do_vm_run ;;
+tree)		do_deps && do_tree ;;
+config)		do_deps && do_tree && do_config ;;
+build)		do_build ;;
+initramfs)	do_build && do_initramfs ;;
+run)		msg "BOOT   $IMPL kernel, demo (console: build/$IMPL/vm-run.log)"
+		vm_run scripts/demo.sh "ddebug_query=\"file kobject.c +p\" ${APPEND:-}" |
+			if [ -t 1 ]; then cat; else sed 's/\x1b\[[0-9;]*m//g'; fi ;;
+vm-run)		vm_run "${SCRIPT:-}" "${APPEND:-}" ;;
+shell)		do_build && do_initramfs || exit 1
+		payload scripts/guest/shell.sh >"$OUT/shell.cpio"
+		qemu_cmd "${APPEND:-}" "$OUT/shell.cpio" && "${QEMU[@]}" ;;
 check)		scripts/check.sh ;;
-compat)		scripts/compat.sh ;;
-clean)		do_clean ;;
-*)		die "unknown command '$cmd' (see make help)" ;;
+check-all)	scripts/check.sh --all ;;
+boot-test|kselftest) scripts/check.sh --$1 "${NAME:?usage: make $1 NAME=FILE}" ;;
+host-checks)	do_build && scripts/host-checks.sh ;;
+compat)		scripts/check.d/compat.sh && scripts/check.d/callers.sh ;;
+clean)		rm -rf "$OUT" ;;
+*)		die "unknown command '$1' (see make help)" ;;
 esac

@@ -1,426 +1,326 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shared functions of the dyndbg harness. Sourced by scripts/harness.sh and
-# scripts/check.sh with the repository top as the current directory.
+# The harness's functions: prepare the overlay tree, configure, build,
+# make the initramfs, boot QEMU and read KTAP. Sourcing defines functions
+# and constants only; setup IMPL [VARIANT] chooses what they work on.
 
-IMPL=${IMPL:-ours}
-V=${V:-0}
-VARIANT=${VARIANT:-}
-SCRIPT=${SCRIPT:-}
-APPEND=${APPEND:-}
-ARCH=x86_64
-export ARCH
-
-case "$IMPL" in
-ours|upstream) ;;
-*) echo "IMPL must be 'ours' or 'upstream', not '$IMPL'" >&2; exit 2 ;;
-esac
-
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$TOP/build
-SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 PRISTINE=$BUILD/src/linux-source-6.12
 OURS_TREE=$BUILD/src/ours
-OUT=$BUILD/$IMPL${VARIANT:+-$VARIANT}
-OBJ=$OUT/obj
-JOBS=$(nproc)
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-600}
-
-if [ "$IMPL" = ours ]; then
-	TREE=$OURS_TREE
-else
-	TREE=$PRISTINE
-fi
-
-# Our files that are laid over the pristine tree at the same paths.
-OVERLAY_DIRS="include lib tools Documentation"
 SELFTEST_DIR=tools/testing/selftests/dynamic_debug
-
+KTAP_HELPERS=$PRISTINE/tools/testing/selftests/kselftest/ktap_helpers.sh
+PROBLEMS=$TOP/scripts/kernel-problems
 DEB_PACKAGES="linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static bc bison flex \
-libelf-dev libssl-dev cpio kmod ccache rsync xz-utils python3 sparse \
-binutils gcc make perl"
+libelf-dev libssl-dev cpio kmod ccache rsync xz-utils python3 sparse binutils gcc make perl"
+export ARCH=x86_64
 
-msg()  { echo "  ${1}"; }
-info() { [ "$V" = 1 ] && echo "  $*" >&2; return 0; }
+msg()  { echo "  $*" >&2; }
 die()  { echo "harness: error: $*" >&2; exit 1; }
 
-# Run a command quietly; show its output only when it fails (or V=1).
-quiet() {
-	local log
-	if [ "$V" = 1 ]; then
-		"$@"
-		return
-	fi
-	log=$(mktemp)
-	if ! "$@" >"$log" 2>&1; then
-		tail -n 60 "$log" >&2
-		rm -f "$log"
-		die "failed: $*"
-	fi
-	rm -f "$log"
+# setup IMPL [VARIANT]: work on IMPL's kernel, with scripts/variants/VARIANT.config.
+setup() {
+	IMPL=$1 VARIANT=${2:-}
+	case "$IMPL" in ours|upstream) ;; *) die "IMPL must be ours or upstream, not '$IMPL'" ;; esac
+	TREE=$OURS_TREE
+	[ "$IMPL" = ours ] || TREE=$PRISTINE
+	OUT=$BUILD/$IMPL${VARIANT:+-$VARIANT}
+	OBJ=$OUT/obj
 }
 
-# CCACHE_BASEDIR makes cached objects reusable across checkouts (worktrees,
-# clean clones): paths under $TOP are hashed relative to the build directory.
+# quiet CMD...: run CMD; show its output only when it fails (or V=1).
+quiet() {
+	local log rc=0
+	[ "${V:-0}" = 1 ] && { "$@"; return; }
+	log=$(mktemp)
+	"$@" >"$log" 2>&1 || rc=$?
+	[ $rc = 0 ] || { tail -n 60 "$log" >&2; echo "harness: failed: $*" >&2; }
+	rm -f "$log"
+	return $rc
+}
+
+# kmake ARGS...: make in $TREE for $OBJ. CCACHE_BASEDIR lets checkouts
+# share cached objects: paths under $TOP are hashed relative to it.
 kmake() {
 	local cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
-	export CCACHE_BASEDIR=$TOP
-	make -C "$TREE" O="$OBJ" ARCH=$ARCH CC="$cc" -j"$JOBS" \
+	CCACHE_BASEDIR=$TOP make -C "$TREE" O="$OBJ" CC="$cc" HOSTCC="$cc" -j"$(nproc)" \
 		KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00 UTC' KBUILD_BUILD_USER=dyndbg \
-		KBUILD_BUILD_HOST=harness ${MAKE_EXTRA:-} "$@"
+		KBUILD_BUILD_HOST=harness "$@"
 }
 
-# ---------------------------------------------------------------- deps --
-
+# do_deps: install the Debian packages that are missing, once.
 do_deps() {
-	local missing="" p stamp=$BUILD/.deps-ok
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$DEB_PACKAGES" ]; then
-		return 0
-	fi
-	for p in $DEB_PACKAGES; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing="$missing $p"
-	done
+	local missing stamp=$BUILD/.deps-ok
+	[ "$(cat "$stamp" 2>/dev/null)" = "$DEB_PACKAGES" ] && return 0
+	missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $DEB_PACKAGES 2>&1 | awk '!/^ii/ { print $NF }')
 	if [ -n "$missing" ]; then
-		msg "APT    installing:$missing"
-		[ "$(id -u)" = 0 ] || die "need root to install:$missing"
-		export DEBIAN_FRONTEND=noninteractive
-		quiet apt-get update -q
-		quiet apt-get install -y -q --no-install-recommends $missing
+		msg "APT    installing:" $missing
+		DEBIAN_FRONTEND=noninteractive quiet apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+			quiet apt-get install -y -q --no-install-recommends $missing || die "could not install:" $missing
 	fi
-	mkdir -p "$BUILD"
-	echo "$DEB_PACKAGES" >"$stamp"
-}
-
-# ---------------------------------------------------------------- trees --
-
-kernel_version_of() {
-	make -s -C "$1" kernelversion 2>/dev/null
+	mkdir -p "$BUILD" && echo "$DEB_PACKAGES" >"$stamp"
 }
 
 prepare_pristine() {
-	if [ ! -f "$BUILD/src/.pristine-ok" ]; then
-		[ -f "$SRC_TARBALL" ] || die "$SRC_TARBALL missing (linux-source-6.12)"
-		msg "UNPACK $SRC_TARBALL"
-		rm -rf "$PRISTINE"
-		mkdir -p "$BUILD/src"
-		tar -xJf "$SRC_TARBALL" -C "$BUILD/src"
-		[ -f "$PRISTINE/Makefile" ] || die "unexpected tarball layout"
-		touch "$BUILD/src/.pristine-ok"
-	fi
-	if [ ! -f "$BUILD/src/.version" ]; then
-		kernel_version_of "$PRISTINE" >"$BUILD/src/.version"
-	fi
-	msg "KERNEL linux $(cat "$BUILD/src/.version") (pristine: ${PRISTINE#"$TOP"/})"
+	[ -f "$BUILD/src/.pristine-ok" ] && return 0
+	msg "UNPACK /usr/src/linux-source-6.12.tar.xz"
+	rm -rf "$PRISTINE" && mkdir -p "$BUILD/src" &&
+		tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$BUILD/src" && touch "$BUILD/src/.pristine-ok"
 }
 
-# List the files our repository lays over the pristine tree.
-overlay_files() {
-	find $OVERLAY_DIRS -type f \
-		! -name '*.o' ! -name '*.ko' ! -name '*.mod' ! -name '*.mod.c' \
-		! -name '.*.cmd' ! -name 'modules.order' ! -name 'Module.symvers' \
-		! -name '*.orig' ! -name '*.rej' ! -name '*~' 2>/dev/null | sort || true
-}
-
-# Lay our files and patches over a hard-linked copy of the pristine tree.
-# Only files whose content changed are rewritten, so make rebuilds only
-# what depends on them. rsync and patch replace files by rename, which
-# breaks the hard link instead of writing through to the pristine tree.
+# Lay our files and patches over a hard-linked copy of the pristine tree,
+# rewriting only files whose content changed (so make rebuilds only what
+# depends on them). rsync and patch replace files by rename, which breaks
+# the hard link instead of writing through to the pristine tree.
 prepare_ours() {
-	local stage=$BUILD/ours-stage manifest=$OURS_TREE/.dyndbg-manifest
-	local f p
-
+	local stage=$BUILD/ours-stage manifest=$OURS_TREE/.dyndbg-manifest f p
 	if [ ! -f "$OURS_TREE/.dyndbg-tree" ]; then
-		msg "COPY   pristine -> ${OURS_TREE#"$TOP"/}"
-		rm -rf "$OURS_TREE"
-		cp -al "$PRISTINE" "$OURS_TREE"
-		: >"$manifest"
-		touch "$OURS_TREE/.dyndbg-tree"
+		msg "COPY   pristine -> build/src/ours"
+		rm -rf "$OURS_TREE" && cp -al "$PRISTINE" "$OURS_TREE" &&
+			: >"$manifest" && touch "$OURS_TREE/.dyndbg-tree"
 	fi
-
-	rm -rf "$stage"
-	mkdir -p "$stage"
-	overlay_files | while read -r f; do
-		mkdir -p "$stage/$(dirname "$f")"
-		cp -p "$f" "$stage/$f"
-	done
-	for p in $(ls patches/*.patch 2>/dev/null | sort); do
+	rm -rf "$stage" && mkdir -p "$stage"
+	git -C "$TOP" ls-files --cached --others --exclude-standard \
+		include lib tools Documentation | rsync -a --ignore-missing-args --files-from=- "$TOP/" "$stage/"
+	for p in "$TOP"/patches/*.patch; do
 		for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"); do
-			[ -e "$stage/$f" ] && continue
-			mkdir -p "$stage/$(dirname "$f")"
-			if [ -f "$PRISTINE/$f" ]; then
-				cp -p "$PRISTINE/$f" "$stage/$f"
-			fi
+			[ -e "$stage/$f" ] || [ ! -f "$PRISTINE/$f" ] ||
+				install -D -p "$PRISTINE/$f" "$stage/$f"
 		done
-		patch -s -p1 -d "$stage" --no-backup-if-mismatch <"$p" ||
-			die "patch $p does not apply"
+		patch -s -p1 -d "$stage" --no-backup-if-mismatch <"$p" || die "patch $p does not apply"
 	done
-
 	(cd "$stage" && find . -type f | sed 's|^\./||' | sort) >"$stage.list"
-
 	# Files we laid over earlier but no longer provide go back to pristine.
 	comm -23 "$manifest" "$stage.list" | while read -r f; do
-		rm -f "$OURS_TREE/$f"
-		if [ -f "$PRISTINE/$f" ]; then
-			cp -p "$PRISTINE/$f" "$OURS_TREE/$f"
-		fi
-	done
-
-	rsync -rc "$stage/" "$OURS_TREE/"
-	cp "$stage.list" "$manifest"
-
-	# Upstream's implementation must never reach our build.
-	rm -f "$OURS_TREE/lib/dynamic_debug.c"
+		rm -f "$OURS_TREE/$f" && { [ ! -f "$PRISTINE/$f" ] || cp -p "$PRISTINE/$f" "$OURS_TREE/$f"; }; done
+	rsync -rc "$stage/" "$OURS_TREE/" && cp "$stage.list" "$manifest"
+	rm -f "$OURS_TREE/lib/dynamic_debug.c"	# upstream's core never builds here
 }
 
-do_tree() {
-	prepare_pristine
-	if [ "$IMPL" = ours ]; then
-		prepare_ours
-	fi
-}
-
-# --------------------------------------------------------------- config --
+# Both trees: IMPL=upstream still takes the selftests from ours.
+do_tree() { prepare_pristine && prepare_ours; }
 
 config_fragments() {
 	echo "$TOP/scripts/config.fragment"
-	[ "$IMPL" = ours ] && echo "$TOP/scripts/config-ours.fragment"
-	[ -f "$TOP/$SELFTEST_DIR/config" ] && echo "$TOP/$SELFTEST_DIR/config"
-	if [ -n "$VARIANT" ]; then
-		[ -f "$TOP/scripts/variants/$VARIANT.config" ] ||
-			die "no scripts/variants/$VARIANT.config"
-		echo "$TOP/scripts/variants/$VARIANT.config"
-	fi
-	return 0
+	[ "$IMPL" = upstream ] || echo "$TOP/scripts/config-ours.fragment"
+	echo "$TOP/$SELFTEST_DIR/config"
+	[ -z "$VARIANT" ] || echo "$TOP/scripts/variants/$VARIANT.config"
 }
 
-# Every option the fragments set (the last fragment to name an option
-# wins, as in merge_config.sh) must survive olddefconfig.
+# verify_config CONFIG: every option the fragments set (the last to name
+# it wins, as in merge_config.sh) survived olddefconfig.
 verify_config() {
-	local cfg=$1 opt want got from bad=0
-	while read -r opt want from; do
-		got=$(grep -E "^$opt=" "$cfg" | head -n 1 | cut -d= -f2-)
-		[ -n "$got" ] || got=n
-		if [ "$got" != "$want" ]; then
-			echo "harness: config: $opt=$want dropped (got $got) [$from]" >&2
-			bad=1
-		fi
-	done < <(for frag in $(config_fragments); do
-			sed -n -e "s|^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)|\1 \2 ${frag#"$TOP"/}|p" \
-			       -e "s|^# \(CONFIG_[A-Za-z0-9_]*\) is not set|\1 n ${frag#"$TOP"/}|p" "$frag"
-		 done | awk '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
-			     END { for (i = 0; i < n; i++) print last[order[i]] }')
+	local opt want got bad=0
+	while read -r opt want; do
+		got=$(sed -n "s/^$opt=//p" "$1")
+		[ "${got:-n}" = "$want" ] || { echo "harness: config: $opt=$want dropped (got ${got:-n})" >&2; bad=1; }
+	done < <(sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
+			-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' $(config_fragments) |
+		 awk '{ v[$1] = $2 } END { for (k in v) print k, v[k] }')
 	return $bad
 }
 
-# Generate the config in a scratch directory and install it only if it
-# differs, so an unchanged config never triggers a rebuild.
-# config_key FILE...: a digest of what decides a configuration: FILEs
-# (fragments, a distribution's config), the tree, and our Kconfig files
-# and patches. The pristine tree itself never changes.
+# config_key FILE...: a digest of what decides a configuration: FILEs,
+# the tree, and our Kconfig files and patches.
 config_key() {
-	{
-		echo "$ARCH $TREE $IMPL"
-		cat "$@"
-		if [ "$IMPL" = ours ]; then
-			find "$TOP/patches" "$TOP/lib" -type f \
-				\( -name '*.patch' -o -name 'Kconfig*' \) | sort | xargs cat
-		fi
-	} | sha256sum | cut -d' ' -f1
+	{ echo "$TREE $IMPL"; cat "$@"; find "$TOP/patches" "$TOP/lib" -type f \
+		\( -name '*.patch' -o -name 'Kconfig*' \) | sort | xargs cat; } | sha256sum
 }
 
-# config_is_current KEYFILE KEY: the .config of $OBJ was made from KEY.
-config_is_current() {
-	[ -f "$OBJ/.config" ] && [ "$(cat "$1" 2>/dev/null)" = "$2" ]
+# install_config KEY DIR: DIR/.config becomes $OBJ/.config if it differs,
+# so an unchanged configuration never triggers a rebuild.
+install_config() {
+	mkdir -p "$OBJ"
+	cmp -s "$2/.config" "$OBJ/.config" || cp "$2/.config" "$OBJ/.config"
+	echo "$1" >"$OUT/config.key"
 }
+
+config_is_current() { [ -f "$OBJ/.config" ] && [ "$(cat "$OUT/config.key" 2>/dev/null)" = "$1" ]; }
 
 do_config() {
 	local kc=$OUT/kconfig key
-	key=$(config_key $(config_fragments) "$TOP/scripts/lib.sh")
-	if config_is_current "$OUT/config.key" "$key"; then
-		info "CONFIG ${OBJ#"$TOP"/}/.config is up to date"
-		return 0
-	fi
-	rm -f "$OUT/config.key"
-	mkdir -p "$kc" "$OBJ"
-	info "CONFIG tinyconfig + $(config_fragments | sed "s|$TOP/||" | tr '\n' ' ')"
-	quiet make -C "$TREE" O="$kc" ARCH=$ARCH tinyconfig
-	quiet "$TREE/scripts/kconfig/merge_config.sh" -m -O "$kc" "$kc/.config" \
-		$(config_fragments)
-	quiet make -C "$TREE" O="$kc" ARCH=$ARCH olddefconfig
+	key=$(config_key $(config_fragments))
+	config_is_current "$key" && return 0
+	msg "CONFIG ${OBJ#"$TOP"/}/.config"
+	mkdir -p "$kc"
+	quiet make -C "$TREE" O="$kc" tinyconfig &&
+		quiet "$TREE/scripts/kconfig/merge_config.sh" -m -O "$kc" "$kc/.config" $(config_fragments) &&
+		quiet make -C "$TREE" O="$kc" olddefconfig || return 1
 	verify_config "$kc/.config" || die "config fragment options were dropped"
-	if ! cmp -s "$kc/.config" "$OBJ/.config"; then
-		msg "CONFIG ${OBJ#"$TOP"/}/.config"
-		cp "$kc/.config" "$OBJ/.config"
-	fi
-	echo "$key" >"$OUT/config.key"
+	install_config "$key" "$kc"
 }
 
-# ---------------------------------------------------------------- build --
-
-kernel_release() {
-	cat "$OBJ/include/config/kernel.release"
+# The test modules are built from a copy; the prefix maps name their
+# sources as in the tree (tools/testing/...), wherever the copy is (kbuild
+# names it relative to $OBJ).
+do_test_modules() {
+	local tm=$OUT/test_modules
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' --exclude='*.mod*' \
+		--exclude=modules.order --exclude=Module.symvers "$TOP/$SELFTEST_DIR/test_modules/" "$tm/"
+	msg "BUILD  test modules"
+	quiet kmake M="$tm" modules KCFLAGS="-fmacro-prefix-map=$tm/=$SELFTEST_DIR/test_modules/ \
+		-fmacro-prefix-map=$(realpath -m --relative-to="$OBJ" "$tm")/=$SELFTEST_DIR/test_modules/"
 }
 
 do_build() {
+	do_deps && do_tree && do_config || return 1
 	msg "BUILD  $IMPL${VARIANT:+ ($VARIANT)}: bzImage modules"
-	quiet kmake bzImage modules
-	[ -f "$OBJ/arch/x86/boot/bzImage" ] || die "no bzImage"
+	quiet kmake bzImage modules && do_test_modules
 }
 
-do_test_modules() {
-	local tm=$OUT/test_modules
-	[ -d "$SELFTEST_DIR/test_modules" ] || return 0
-	ls "$SELFTEST_DIR"/test_modules/*.c >/dev/null 2>&1 || return 0
-	mkdir -p "$tm"
-	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-		--exclude='*.mod*' --exclude=modules.order \
-		--exclude=Module.symvers "$SELFTEST_DIR/test_modules/" "$tm/"
-	msg "BUILD  test modules"
-	quiet kmake M="$tm" modules
-}
-
-do_all_build() {
-	do_deps
-	do_tree
-	do_config
-	do_build
-	do_test_modules
-}
-
-do_clean() {
-	msg "CLEAN  ${OUT#"$TOP"/}"
-	rm -rf "$OUT"
-}
-
-# ------------------------------------------------------------ initramfs --
-
-# The base archive: BusyBox, init, modules, selftests. The script to run
-# goes into a second small archive appended at boot time.
+# do_initramfs: BusyBox, init, the kernel's and the test modules, and the
+# kselftests installed as "make -C tools/testing/selftests install" does.
 do_initramfs() {
-	local root=$OUT/initramfs kver f
-	kver=$(kernel_release)
+	local root=$OUT/initramfs kver
+	kver=$(cat "$OBJ/include/config/kernel.release")
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,etc/modprobe.d,proc,sys,dev,tmp,root,run,selftests}
-	cp /bin/busybox "$root/bin/busybox"
-	cp scripts/guest/init "$root/init"
-	cp scripts/guest/*.sh "$root/bin/" 2>/dev/null || true
-	chmod +x "$root/init" "$root"/bin/*
-	mknod -m 600 "$root/dev/console" c 5 1
-	mknod -m 666 "$root/dev/null" c 1 3
-
-	quiet kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install
-	if ls "$OUT"/test_modules/*.ko >/dev/null 2>&1; then
-		mkdir -p "$root/lib/modules/$kver/extra"
-		cp "$OUT"/test_modules/*.ko "$root/lib/modules/$kver/extra/"
-	fi
-	depmod -b "$root" "$kver"
-
-	if [ -d "$SELFTEST_DIR" ]; then
-		mkdir -p "$root/selftests/dynamic_debug"
-		for f in "$SELFTEST_DIR"/*; do
-			[ -f "$f" ] && cp "$f" "$root/selftests/dynamic_debug/"
-		done
-	fi
+	mkdir -p "$root"/{bin,sbin,etc/modprobe.d,proc,sys,dev,tmp,root,run,variants,compat}
+	cp /bin/busybox "$root/bin/" && cp "$TOP"/scripts/guest/* "$root/bin/" && mv "$root/bin/init" "$root/"
+	cp "$TOP"/scripts/variants/*.sh "$root/variants/" && cp "$TOP"/scripts/compat/{runner.sh,corpus} "$root/compat/"
 	echo "$IMPL" >"$root/etc/dyndbg-impl"
-	echo "${VARIANT:-default}" >"$root/etc/dyndbg-variant"
-
-	(cd "$root" && find . -print0 | sort -z |
-		cpio --null -o -H newc --quiet) >"$OUT/initramfs.cpio"
-	info "INITRAMFS $(du -h "$OUT/initramfs.cpio" | cut -f1)"
+	quiet kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install &&
+		install -D -t "$root/lib/modules/$kver/extra" "$OUT"/test_modules/*.ko &&
+		depmod -b "$root" "$kver" &&
+		quiet make -C "$OURS_TREE/tools/testing/selftests" TARGETS=dynamic_debug \
+			TEST_GEN_MODS_DIR= INSTALL_PATH="$root/kselftest" install || return 1
+	(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) >"$OUT/initramfs.cpio"
 }
 
-# Append a second archive holding /run.sh to the base one.
-make_payload() {
-	local script=$1 dest=$2 tmp
+# qemu_cmd APPEND INITRD: QEMU becomes the one QEMU command line.
+qemu_cmd() {
+	QEMU=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 -smp 2
+		-nographic -no-reboot -kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$2"
+		-append "console=ttyS0 panic=-1 printk.time=1 $1")
+}
+
+# payload SCRIPT: the initramfs with SCRIPT appended as /run.sh.
+payload() {
+	local tmp
 	tmp=$(mktemp -d)
-	cp "$script" "$tmp/run.sh"
-	chmod +x "$tmp/run.sh"
-	(cd "$tmp" && echo run.sh | cpio -o -H newc --quiet) >"$tmp/p.cpio"
-	cat "$OUT/initramfs.cpio" "$tmp/p.cpio" >"$dest"
+	install -m 755 "$1" "$tmp/run.sh"
+	cat "$OUT/initramfs.cpio" - < <(cd "$tmp" && echo run.sh | cpio -o -H newc --quiet)
 	rm -rf "$tmp"
 }
 
-# ----------------------------------------------------------------- boot --
-
-# boot_script SCRIPT LOG [APPEND...]: boot, run SCRIPT in the guest, keep
-# the whole console in LOG, print the script's output and return its exit
-# status (124 when the guest timed out, 125 when it died before the end).
-boot_script() {
-	local script=$1 log=$2 append=$3 cpio rc
-	cpio=$OUT/run-$$.cpio
-	make_payload "$script" "$cpio"
-	info "QEMU   $(basename "$script") [$append]"
-	rc=0
-	timeout --foreground "$QEMU_TIMEOUT" \
-		qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 \
-		-smp 2 -nographic -no-reboot \
-		-kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$cpio" \
-		-append "console=ttyS0 panic=-1 printk.time=1 $append" \
-		</dev/null >"$log" 2>&1 || rc=$?
+# boot SCRIPT LOG APPEND: boot, run SCRIPT in the guest, keep the console
+# in LOG and return the script's exit status (124: the guest timed out,
+# 125: it died before the script ended).
+boot() {
+	local cpio=$OUT/run-$$.cpio rc=0
+	payload "$1" >"$cpio"
+	qemu_cmd "$3" "$cpio"
+	timeout --foreground "${QEMU_TIMEOUT:-600}" "${QEMU[@]}" </dev/null >"$2" 2>&1 || rc=$?
 	rm -f "$cpio"
-	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
-	if [ $rc = 124 ]; then
-		echo "harness: guest timed out after ${QEMU_TIMEOUT}s (log: ${log#"$TOP"/})" >&2
-		return 124
-	fi
-	rc=$(sed -n 's/^@@DYNDBG-EXIT=\([0-9]*\)@@$/\1/p' "$log" | tail -n 1)
-	if [ -z "$rc" ]; then
-		echo "harness: guest died before the script ended (log: ${log#"$TOP"/})" >&2
-		return 125
-	fi
-	return "$rc"
+	sed -i 's/\r$//' "$2"
+	[ $rc = 124 ] && return 124
+	rc=$(sed -n 's/^@@DYNDBG-EXIT=\([0-9]*\)@@$/\1/p' "$2")
+	return "${rc:-125}"
 }
 
 # Script output is what the guest printed between the two markers.
-script_output() {
-	sed -n '/^@@DYNDBG-BEGIN@@$/,/^@@DYNDBG-EXIT=/p' "$1" | sed '1d;$d'
+script_output() { sed -n '/^@@DYNDBG-BEGIN@@$/,/^@@DYNDBG-EXIT=/{//!p}' "$1"; }
+
+# kernel_problems LOG: the console's kernel warnings, oopses, BUGs...
+kernel_problems() { sed -n 's/^\[ *[0-9]*\.[0-9]*\] //p' "$1" | grep -E -f <(grep -v -e '^#' -e '^$' "$PROBLEMS"); }
+
+# ktap_counts FILE: "PASS FAIL SKIP" of the leaf results of a KTAP
+# document, nested or not, on the last line. A parent that fails with no
+# failed leaf, or a plan not kept (named on a line before), is a failure.
+ktap_counts() {
+	awk '
+	function depth(s) { match(s, /^ */); return RLENGTH }
+	function close_below(d,   e) {
+		for (e in plan) if (e + 0 > d) {
+			if (plan[e] != seen[e] + 0) {
+				print "# " name[e] ": plan of " plan[e] " checks, saw " seen[e] + 0; f++
+			}
+			delete plan[e]
+		}
+		for (e in seen) if (e + 0 > d) delete seen[e]
+	}
+	/^ *# Subtest: / { name[depth($0)] = substr($0, depth($0) + 12) }
+	/^ *1\.\.[0-9]+/ { plan[depth($0)] = substr($1, 4) + 0; next }
+	/^ *(not )?ok [0-9]+/ {
+		d = depth($0); close_below(d); seen[d]++
+		skip = $0 ~ /# *SKIP/; bad = !skip && $0 ~ /^ *not ok/
+		if (!deep[d]) { if (skip) s++; else if (bad) f++; else p++ }
+		else if (bad && f == mark[d]) f++
+		for (e = 0; e <= 64; e++) if (e < d) deep[e] = 1; else { deep[e] = 0; mark[e] = f }
+	}
+	END { close_below(-1); print p + 0, f + 0, s + 0 }' "$1"
 }
 
-# Kernel reports that must fail a run. Print them; return 0 if any.
-kernel_problems() {
-	grep -E '^\[ *[0-9]+\.[0-9]+\] (WARNING:|BUG:|Oops|Kernel panic|kernel BUG|general protection fault|Unable to handle|UBSAN:|.*KASAN:|.*(possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|blocked for more than|list_(add|del) corruption|refcount_t:))' "$1"
+# ktap_group DESC CMD...: run CMD, print its KTAP nested under one result
+# that fails when a leaf of it fails or CMD fails.
+ktap_group() {
+	local desc=$1 out p f s rc=0
+	shift
+	out=$(mktemp)
+	"$@" >"$out" 2>&1 </dev/null || rc=$?
+	read -r p f s < <(ktap_counts "$out" | tail -n 1)
+	echo "    # Subtest: $desc"
+	sed 's/^/    /' "$out"
+	rm -f "$out"
+	if [ "$f" = 0 ] && [ $rc = 0 ]; then ktap_test_pass "$desc"; else ktap_test_fail "$desc (exit $rc)"; fi
 }
 
-do_run() {
-	local log=$OUT/run.log rc=0
-	msg "BOOT   $IMPL kernel, demo (console: ${log#"$TOP"/})"
-	boot_script scripts/demo.sh "$log" \
-		"ddebug_query=\"file kobject.c +p\" $APPEND" || rc=$?
-	# The demo's headings are bold on a terminal, plain in a log.
-	if [ -t 1 ]; then
-		script_output "$log"
-	else
-		script_output "$log" | sed 's/\x1b\[[0-9;]*m//g'
-	fi
-	if kernel_problems "$log" >/dev/null; then
-		kernel_problems "$log"
-		rc=1
-	fi
-	return $rc
+# ktap_sections LOG [MUST_SKIP [PREFIX]]: the guest's KTAP sections,
+# nested, described as PREFIX NAME. With MUST_SKIP (names, "all" for every
+# kselftest, or "-" for none), exactly the listed sections must skip;
+# without it, any may skip.
+ktap_sections() {
+	local log=$1 must=${2:-} pre=${3:-} name rc why listed
+	for name in $(sed -n 's/^@@KTAP-BEGIN \(.*\)@@$/\1/p' "$log"); do
+		rc=$(sed -n "s/^@@KTAP-END $name rc=\([0-9]*\)@@\$/\1/p" "$log")
+		sed -n "/^@@KTAP-BEGIN $name@@\$/,/^@@KTAP-END $name /{//!p}" "$log" >"$log.$name"
+		why=$(sed -n 's/^1\.\.0 # SKIP //p' "$log.$name")
+		listed=
+		[[ " $must " = *" $name "* || ( " $must " = *" all "* && $name = test-* ) ]] && listed=1
+		[ "$rc" = 4 ] && [ -n "$why" ] || why=
+		if [ -n "$why" ] && [ -z "$must" ]; then
+			ktap_test_skip "$pre$name: $why"
+		elif [ -n "$why" ] && [ -n "$listed" ]; then
+			ktap_test_pass "$pre$name skips: $why"
+		elif [ -n "$why" ]; then
+			ktap_test_fail "$pre$name skipped: $why"
+		elif [ -n "$listed" ]; then
+			ktap_test_fail "$pre$name should skip (exit $rc)"
+		else
+			ktap_group "$pre$name" sh -c "cat '$log.$name'; exit ${rc:-1}"
+		fi
+		rm -f "$log.$name"
+	done
 }
 
-do_vm_run() {
-	local log=$OUT/vm-run.log rc=0
-	[ -n "$SCRIPT" ] || die "usage: make vm-run SCRIPT=FILE [APPEND=...]"
-	[ -f "$SCRIPT" ] || die "no such script: $SCRIPT"
-	boot_script "$SCRIPT" "$log" "$APPEND" || rc=$?
-	script_output "$log"
-	if kernel_problems "$log" >/dev/null; then
-		echo "harness: kernel problems in ${log#"$TOP"/}:" >&2
-		kernel_problems "$log" >&2
-		[ $rc = 0 ] && rc=1
-	fi
-	[ $rc = 0 ] || echo "harness: guest script exited with status $rc" >&2
-	return $rc
+# ktap_verdict DESC WHY: pass when WHY is empty, else fail showing it.
+ktap_verdict() {
+	[ -z "$2" ] && { ktap_test_pass "$1"; return; }
+	printf '%s\n' "$2" | head -n 40 | sed 's/^/# /'
+	ktap_test_fail "$1"
 }
 
-do_shell() {
-	local cpio=$OUT/shell.cpio
-	make_payload scripts/guest/shell.sh "$cpio"
-	msg "BOOT   $IMPL kernel, interactive shell (poweroff: 'exit' or Ctrl-D)"
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 -smp 2 \
-		-nographic -no-reboot \
-		-kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$cpio" \
-		-append "console=ttyS0 panic=-1 $APPEND"
+# ktap_boot LOG RC DESC: one result for a boot that must end cleanly.
+ktap_boot() {
+	local why=
+	case $2 in
+	124) why="guest timed out" ;;
+	125) why="guest died before the end"; tail -n 30 "$1" | sed 's/^/# | /' ;;
+	esac
+	kernel_problems "$1" >/dev/null && why="kernel problems:" &&
+		kernel_problems "$1" | head -n 20 | sed 's/^/# | /'
+	ktap_verdict "$3" "${why:+$why (${1#"$TOP"/})}"
+}
+
+# ktap_summary FILE: the failed checks with their diagnostics, then
+# "N passed, N failed[, N skipped]"; fails if anything failed.
+ktap_summary() {
+	local p f s
+	awk '/^ *not ok / && !/# *SKIP/ { bad = 1 } /^ *(not )?ok / && !/^ *not ok/ { bad = 0 }
+	     bad' "$1" | head -n 300
+	ktap_counts "$1" | sed '$d'
+	read -r p f s < <(ktap_counts "$1" | tail -n 1)
+	[ "$s" = 0 ] && s= || s=", $s skipped"
+	echo "$p passed, $f failed$s"
+	[ "$f" = 0 ]
 }

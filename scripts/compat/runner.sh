@@ -11,42 +11,25 @@
 #   @C L <LEVEL>TEXT		kernel log lines the step produced (no timestamp)
 #   @C O TEXT		what a shell or read step printed
 #
-# Usage: runner.sh CORPUS. The host (scripts/compat.sh) compares the
+# Usage: runner.sh CORPUS. The host (scripts/check.d/compat.sh) compares the
 # transcripts of two kernels. Written for BusyBox ash.
 
+DIR=/kselftest/dynamic_debug
+. "$DIR/functions.sh"		# errno_of, mod_ko
 T=/tmp/compat
 DD=/sys/kernel/debug/dynamic_debug
 CTL=$DD/control
 [ -f "$CTL" ] || CTL=/proc/dynamic_debug/control
 PROC_CTL=/proc/dynamic_debug/control
-KDIR=/lib/modules/$(uname -r)
 CONF=/etc/modprobe.d/compat.conf
+NL='
+'
 
 mkdir -p "$T"
 : >"$T/prev"
 
 # Keep kernel messages off the console: they are collected from the log.
 dmesg -n 1
-
-# errno_of MESSAGE: the symbolic errno of a shell error message.
-errno_of()
-{
-	case "$1" in
-	"")				echo ok ;;
-	*"Invalid argument"*)		echo EINVAL ;;
-	*"Argument list too long"*)	echo E2BIG ;;
-	*"Permission denied"*)		echo EACCES ;;
-	*"Operation not permitted"*)	echo EPERM ;;
-	*"No such file"*)		echo ENOENT ;;
-	*"No such device"*)		echo ENODEV ;;
-	*"Read-only file system"*)	echo EROFS ;;
-	*"Bad address"*)		echo EFAULT ;;
-	*"Out of memory"*|*"Cannot allocate"*) echo ENOMEM ;;
-	*"No space left"*)		echo ENOSPC ;;
-	*"File exists"*)		echo EEXIST ;;
-	*)				echo "other($1)" ;;
-	esac
-}
 
 # write_to FILE TEXT: one write(2) of TEXT; print the result.
 write_to()
@@ -55,12 +38,8 @@ write_to()
 
 	# echo, unlike printf, reports a failed write(2) in BusyBox ash
 	err=$( { echo -n "$2" > "$1"; } 2>&1 )
-	echo "@C R $(errno_of "$err")"
-}
-
-mod_ko()
-{
-	find "$KDIR" -name "$1.ko*" | head -n 1
+	err=$(errno_of "$err")
+	echo "@C R ${err:-ok}"
 }
 
 # run_cmd CMD...: run a command, print its output and exit status.
@@ -95,46 +74,30 @@ do_step()
 	arg=$*
 	case "$cmd" in
 	q)	# write ARG and a newline to the control file
-		write_to "$CTL" "$arg
-" ;;
+		write_to "$CTL" "$arg$NL" ;;
 	qn)	# write ARG without a newline
 		write_to "$CTL" "$arg" ;;
 	qe)	# write ARG with printf escapes (\n, \\, \t) interpreted
-		write_to "$CTL" "$(printf '%b' "$arg")
-" ;;
+		write_to "$CTL" "$(printf '%b' "$arg")$NL" ;;
 	qproc)	# write ARG and a newline to /proc/dynamic_debug/control
-		write_to "$PROC_CTL" "$arg
-" ;;
+		write_to "$PROC_CTL" "$arg$NL" ;;
 	qlong)	# qlong N QUERY: QUERY padded with blanks to N bytes
-		set -- $arg
-		len=$1
-		shift
-		q="$*"
+		len=${arg%% *} q=${arg#* }
 		write_to "$CTL" "$(printf "%-$((len - ${#q} - 1))s" "") $q" ;;
 	param)	# param MODULE NAME VALUE: write a module parameter
-		set -- $arg
-		m=$1 p=$2
-		shift 2
-		write_to "/sys/module/$m/parameters/$p" "$*
-" ;;
+		set -- $arg; m=$1 p=$2; shift 2
+		write_to "/sys/module/$m/parameters/$p" "$*$NL" ;;
 	read)	# read FILE: print it
 		run_cmd cat "$arg" ;;
 	trig)	# trig MODULE: run every call site of MODULE (its do_prints)
-		write_to "/sys/module/$arg/parameters/do_prints" "1
-" ;;
+		write_to "/sys/module/$arg/parameters/do_prints" "1$NL" ;;
 	insmod)	# insmod MODULE ARGS: load by path
-		set -- $arg
-		m=$1
-		shift
+		set -- $arg; m=$1; shift
 		run_cmd insmod "$(mod_ko "$m")" "$*" ;;
 	modprobe) run_cmd modprobe "$arg" ;;
 	rmmod)	run_cmd rmmod "$arg" ;;
 	options) # options LINE: the only line of /etc/modprobe.d/compat.conf
-		if [ -n "$arg" ]; then
-			echo "$arg" >"$CONF"
-		else
-			rm -f "$CONF"
-		fi
+		{ [ -n "$arg" ] && echo "$arg" >"$CONF"; } || rm -f "$CONF"
 		echo "@C R ok" ;;
 	rebind)	# rebind DRIVER DEVICE: unbind and bind, running remove/probe
 		set -- $arg
@@ -150,15 +113,12 @@ do_step()
 dmesg -r >"$T/bootlog"
 dmesg -c >/dev/null
 echo "@C self $$"
-echo "@C step initial - boot state"
-echo "@C R ok"
+printf '@C step initial - boot state\n@C R ok\n'
 step_end
 n=0
 exec 3<"$1"
 while IFS= read -r line <&3; do
-	case "$line" in
-	''|'#'*) continue ;;
-	esac
+	case "$line" in ''|'#'*) continue ;; esac
 	id=${line%% *}
 	rest=${line#* }
 	cmd=${rest%% *}
