@@ -210,7 +210,7 @@ boot() {
 	local cpio=$OUT/run-$$.cpio rc=0
 	payload "$1" >"$cpio"
 	qemu_cmd "$3" "$cpio"
-	timeout --foreground "${QEMU_TIMEOUT:-600}" "${QEMU[@]}" </dev/null >"$2" 2>&1 || rc=$?
+	timeout --foreground "${QEMU_TIMEOUT:-1200}" "${QEMU[@]}" </dev/null >"$2" 2>&1 || rc=$?
 	rm -f "$cpio"
 	sed -i 's/\r$//' "$2"
 	[ $rc = 124 ] && return 124
@@ -296,20 +296,19 @@ ktap_sections() {
 # ktap_verdict DESC WHY: pass when WHY is empty, else fail showing it.
 ktap_verdict() {
 	[ -z "$2" ] && { ktap_test_pass "$1"; return; }
-	printf '%s\n' "$2" | head -n 40 | sed 's/^/# /'
 	ktap_test_fail "$1"
+	printf '%s\n' "$2" | head -n 40 | sed 's/^/# /'
 }
 
 # ktap_boot LOG RC DESC: one result for a boot that must end cleanly.
 ktap_boot() {
-	local why=
+	local why= nl=$'\n'
 	case $2 in
 	124) why="guest timed out" ;;
-	125) why="guest died before the end"; tail -n 30 "$1" | sed 's/^/# | /' ;;
+	125) why="guest died before the end:$nl$(tail -n 30 "$1")" ;;
 	esac
-	kernel_problems "$1" >/dev/null && why="kernel problems:" &&
-		kernel_problems "$1" | head -n 20 | sed 's/^/# | /'
-	ktap_verdict "$3" "${why:+$why (${1#"$TOP"/})}"
+	kernel_problems "$1" >/dev/null && why="${why:+$why$nl}kernel problems:$nl$(kernel_problems "$1" | head -n 20)"
+	ktap_verdict "$3" "${why:+$why$nl(console: ${1#"$TOP"/})}"
 }
 
 # ktap_summary FILE: the failed checks with their diagnostics, then
