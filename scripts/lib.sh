@@ -191,7 +191,7 @@ do_initramfs() {
 qemu_cmd() {
 	QEMU=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 -smp 2
 		-nographic -no-reboot -kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$2"
-		-append "console=ttyS0 panic=-1 printk.time=1 $1")
+		-append "console=ttyS0 panic=-1 printk.time=1 no_timer_check $1")
 }
 
 # payload SCRIPT: the initramfs with SCRIPT appended as /run.sh.
