@@ -147,16 +147,16 @@ static int control_show(struct seq_file *m, void *v)
 		return 0;
 	}
 
-	seq_printf(m, "%s:%u [%s]%s =%s ", site_file_relative(dp), dp->lineno,
-		   dt->mod_name, dp->function,
+	seq_printf(m, "%s:%u [%s]%s =%s ", ddebug_site_file(dp), site_lineno(dp),
+		   dt->mod_name, site_function(dp),
 		   ddebug_flags_describe(site_flags(dp), flags, sizeof(flags)));
-	show_format(m, dp->format);
+	show_format(m, site_format(dp));
 	/* A class the module did not declare is shown by its number. */
-	class = site_has_class(dp) ? table_class_name(dt, dp) : NULL;
+	class = site_has_class(dp) ? ddebug_class_name(dt, dp) : NULL;
 	if (class)
 		seq_printf(m, " class:%s\n", class);
 	else if (site_has_class(dp))
-		seq_printf(m, " class unknown, _id:%d\n", dp->class_id);
+		seq_printf(m, " class unknown, _id:%d\n", site_class(dp));
 	else
 		seq_putc(m, '\n');
 	return 0;

@@ -235,9 +235,7 @@ static unsigned int class_switch(const struct ddebug_class_param *dcp,
 		       class_name, dcp->flags);
 		return 0;
 	}
-	mutex_lock(&ddebug_lock);
 	found = ddebug_apply_query(&ddebug_tables, &q);
-	mutex_unlock(&ddebug_lock);
 	ddebug_vlog(DDEBUG_V_SUMMARY, "class %s %s%s: %u matches\n",
 		    class_name, on ? "+" : "-", dcp->flags, found);
 	return found;
