@@ -23,6 +23,9 @@
 #                    metric is produced and every site count is right,
 #                    judges no timing
 #   BENCH_RESULTS=FILE  where the table goes
+#   BENCH_REUSE="IMPL..."  take these implementations' figures from the
+#                    last run at the same SITES (build/bench/IMPL.txt)
+#                    instead of measuring them again
 #
 # Called by scripts/harness.sh with build/.lock held. Exits non-zero if a
 # build, a boot or a guest check failed or a metric is missing.
@@ -77,6 +80,7 @@ else
 	[ -z "${BENCH_HEAVY_REPS:-}" ] || COMMAND="$COMMAND BENCH_HEAVY_REPS=$HEAVY_REPS"
 	[ -z "${BENCH_LOCK_REPS:-}" ] || COMMAND="$COMMAND BENCH_LOCK_REPS=$LOCK_REPS"
 	[ -z "${BENCH_LOCK_BYTES:-}" ] || COMMAND="$COMMAND BENCH_LOCK_BYTES=$LOCK_BYTES"
+	[ -z "${BENCH_REUSE:-}" ] || COMMAND="$COMMAND BENCH_REUSE='$BENCH_REUSE'"
 fi
 
 # The timer, built once for the host's libc.
@@ -190,9 +194,17 @@ fail=0
 build_timer || exit 1
 args=()
 for impl in $IMPLS; do
+	args+=("$impl=$BENCH_OUT/$impl.txt")
+	case " ${BENCH_REUSE:-} " in
+	*" $impl "*)
+		if grep -qx "info env_SITES $SITES" "$BENCH_OUT/$impl.txt" 2>/dev/null; then
+			echo "  REUSE  build/bench/$impl.txt (measured $(date -r "$BENCH_OUT/$impl.txt" -u '+%F %H:%M UTC'))"
+			continue
+		fi
+		;;
+	esac
 	rm -f "$BENCH_OUT/$impl.txt"
 	run_impl "$impl" || fail=1
-	args+=("$impl=$BENCH_OUT/$impl.txt")
 done
 mkdir -p "$(dirname "$RESULTS")"
 python3 scripts/bench/report.py --sites "$SITES" --command "$COMMAND" \

@@ -9,7 +9,9 @@
  *   value NAME N		a single count (bytes, interrupts)
  *
  * The host computes medians and spreads. Any failing system call ends the
- * program with a message on stderr and exit status 1.
+ * program with a message on stderr and exit status 1. DDBENCH_WARMUP=0 in
+ * the environment drops the warm-up round (for work the caller has just
+ * warmed up itself).
  *
  * Usage:
  *   ddbench query CTL REPS NAME QUERY [NAME2 QUERY2]
@@ -88,6 +90,14 @@ static int64_t timed_write(const char *ctl, const char *q)
 	return t1 - t0;
 }
 
+/* The first round to keep: -1 runs one warm-up round first. */
+static int first_round(void)
+{
+	const char *w = getenv("DDBENCH_WARMUP");
+
+	return w && !atoi(w) ? 0 : -1;
+}
+
 static int cmd_query(int argc, char **argv)
 {
 	const char *ctl = argv[0];
@@ -96,7 +106,7 @@ static int cmd_query(int argc, char **argv)
 
 	for (p = 0; p < pairs; p++)
 		v[p] = calloc(reps, sizeof(int64_t));
-	for (r = -1; r < reps; r++) {
+	for (r = first_round(); r < reps; r++) {
 		for (p = 0; p < pairs; p++) {
 			int64_t t = timed_write(ctl, argv[3 + 2 * p]);
 
@@ -117,7 +127,7 @@ static int cmd_read(int argc, char **argv)
 	long long bytes = 0;
 	int64_t *v = calloc(reps, sizeof(int64_t));
 
-	for (r = -1; r < reps; r++) {
+	for (r = first_round(); r < reps; r++) {
 		int64_t t0 = now_ns();
 		long long total = 0;
 		ssize_t n;
@@ -209,7 +219,7 @@ static int cmd_load(int argc, char **argv)
 	int64_t *in = calloc(reps, sizeof(int64_t));
 	int64_t *out = calloc(reps, sizeof(int64_t));
 
-	for (r = -1; r < reps; r++) {
+	for (r = first_round(); r < reps; r++) {
 		int64_t t0 = now_ns(), t1, t2;
 
 		load(argv[0]);

@@ -38,7 +38,8 @@ METHOD = """
 - Stability under TCG: the guest runs nothing but the bench (init, a shell
   and the timer; the console quiet at loglevel 5; no `pr_debug()` site of
   the load is ever executed); every metric runs once as a discarded
-  warm-up, then the repetitions above; the table shows the median and the
+  warm-up (for enabling and disabling every site, the two writes that
+  count IPIs are that warm-up), then the repetitions above; the table shows the median and the
   min–max spread; both kernels run in turn on the same host, one after the
   other. The host is shared (other kernel builds may run): the spread
   shows how much that moved a figure.
