@@ -24,7 +24,7 @@
 #                    judges no timing
 #   BENCH_RESULTS=FILE  where the table goes
 #   BENCH_REUSE="IMPL..."  take these implementations' figures from the
-#                    last run at the same SITES (build/bench/IMPL.txt)
+#                    last run at the same SITES (build/bench/IMPL-SITES.txt)
 #                    instead of measuring them again
 #
 # Called by scripts/harness.sh with build/.lock held. Exits non-zero if a
@@ -151,14 +151,15 @@ bench_initramfs() {
 }
 
 # run_impl IMPL: build, measure on the host, boot and measure in the
-# guest; everything lands in build/bench/IMPL.txt.
+# guest; everything lands in build/bench/IMPL-SITES.txt (one file per site
+# count, so that a smoke run leaves a full run's figures alone).
 run_impl() {
 	(
 		IMPL=$1
 		VARIANT=
 		. scripts/lib.sh
-		local mod=$OUT/bench/sites-$SITES res=$BENCH_OUT/$1
-		local log=$BENCH_OUT/$1.log rc=0 t0=$SECONDS
+		local mod=$OUT/bench/sites-$SITES res=$BENCH_OUT/$1-$SITES
+		local log=$BENCH_OUT/$1-$SITES.log rc=0 t0=$SECONDS
 		do_all_build && do_initramfs || exit 1
 		msg "GEN    $SITES sites -> ${mod#"$TOP"/}"
 		python3 scripts/bench/gen-module.py "$SITES" "$mod" || exit 1
@@ -183,7 +184,7 @@ run_impl() {
 			sed 's/^/info console /' >>"$res/host.txt"
 		echo "info boot_seconds $((SECONDS - t1))" >>"$res/host.txt"
 		echo "info impl_seconds $((SECONDS - t0))" >>"$res/host.txt"
-		cat "$res/host.txt" "$res/guest.txt" >"$BENCH_OUT/$1.txt"
+		cat "$res/host.txt" "$res/guest.txt" >"$res.txt"
 		[ $rc = 0 ] || echo "bench: the $IMPL guest failed (status $rc; log: ${log#"$TOP"/})" >&2
 		exit $rc
 	)
@@ -194,16 +195,17 @@ fail=0
 build_timer || exit 1
 args=()
 for impl in $IMPLS; do
-	args+=("$impl=$BENCH_OUT/$impl.txt")
+	txt=$BENCH_OUT/$impl-$SITES.txt
+	args+=("$impl=$txt")
 	case " ${BENCH_REUSE:-} " in
 	*" $impl "*)
-		if grep -qx "info env_SITES $SITES" "$BENCH_OUT/$impl.txt" 2>/dev/null; then
-			echo "  REUSE  build/bench/$impl.txt (measured $(date -r "$BENCH_OUT/$impl.txt" -u '+%F %H:%M UTC'))"
+		if [ -f "$txt" ]; then
+			echo "  REUSE  ${txt#"$TOP"/} (measured $(date -r "$txt" -u '+%F %H:%M UTC'))"
 			continue
 		fi
 		;;
 	esac
-	rm -f "$BENCH_OUT/$impl.txt"
+	rm -f "$txt"
 	run_impl "$impl" || fail=1
 done
 mkdir -p "$(dirname "$RESULTS")"

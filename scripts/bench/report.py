@@ -8,9 +8,11 @@
 # implementation that ran; judges no timing.
 #
 # Usage: report.py --sites N --command CMD --seconds S --out FILE IMPL=FILE...
+# BENCH_NOTE in the environment adds a "Notes on this run" section.
 
 import argparse
 import datetime
+import os
 import re
 import statistics
 import sys
@@ -335,6 +337,8 @@ def main():
         lines.append("| %s | %s | %s | %s |" % r)
     lines.append("")
     lines += METHOD.splitlines()
+    if os.environ.get("BENCH_NOTE"):
+        lines += ["", "## Notes on this run", ""] + os.environ["BENCH_NOTE"].splitlines()
     if missing or failed:
         lines.append("")
         lines.append("Problems:")
