@@ -20,7 +20,7 @@ run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
 .PHONY: run check shell vm-run build deps tree config initramfs \
-	host-checks compat clean distclean help
+	host-checks compat bench bench-smoke clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
@@ -54,6 +54,12 @@ host-checks:	## checkpatch --strict, kernel-doc, jump-label NOP shape
 
 compat:	## differential test against upstream 6.12, in-tree callers compile
 	$(run) compat
+
+bench:		## ours vs upstream on a generated load [SITES=100000 BENCH_ONLY=ours|upstream]
+	$(run) bench
+
+bench-smoke:	## the bench on our kernel alone, 1000 sites: every metric produced
+	$(run) bench-smoke
 
 clean:		## remove build products of IMPL (keeps the extracted trees)
 	$(run) clean

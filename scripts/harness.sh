@@ -29,6 +29,8 @@ shell)		do_all_build; do_initramfs; do_shell ;;
 vm-run)		do_all_build; do_initramfs; do_vm_run ;;
 check)		scripts/check.sh ;;
 compat)		scripts/compat.sh ;;
+bench)		scripts/bench.sh ;;
+bench-smoke)	BENCH_SMOKE=1 scripts/bench.sh ;;
 clean)		do_clean ;;
 *)		die "unknown command '$cmd' (see make help)" ;;
 esac
