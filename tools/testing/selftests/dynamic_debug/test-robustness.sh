@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Hostile and boundary input to the control files: every write is either
+# applied exactly or refused with its errno and no change at all (the whole
+# control listing is compared before and after), reads of "enabled" never
+# show a stale site, and a user other than root can neither read nor write
+# the files, in debugfs or in /proc.
+
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
+
+require_control
+require_module "$SITES_MOD"
+dd_is_ours || ktap_skip_all "$NOT_OURS"
+ktap_plan 2
+
+modprobe "$SITES_MOD"
+M=$SITES_MOD
+TMP=/tmp/dd-robustness.$$
+mkdir -p "$TMP"
+Q=$TMP/query
+ALL_LINES="$SITES_ALPHA1 $SITES_ALPHA2 $SITES_BETA1 $SITES_BETA2 \
+$(seq -s ' ' "$SITES_GAMMA_FIRST" "$SITES_GAMMA_LAST") 48 50 52 66 \
+$SITES_INIT1 $SITES_INIT2 $SITES_EXIT"
+
+# put TEXT: TEXT, with printf %b escapes (\0 is a NUL byte), into $Q.
+put()
+{
+	printf '%b' "$1" >"$Q"
+}
+
+# pad_to N PREFIX: PREFIX then 'a's, N bytes in all, into $Q.
+pad_to()
+{
+	{
+		printf '%s' "$2"
+		head -c $(($1 - ${#2})) /dev/zero | tr '\0' a
+	} >"$Q"
+}
+
+# write_q [BS]: write $Q to control in one write(2), or in writes of BS
+# bytes. On failure DD_ERRNO holds the symbolic errno of the first one.
+write_q()
+{
+	local out rc
+
+	out=$(dd if="$Q" of="$DD_CONTROL" bs="${1:-65536}" 2>&1)
+	rc=$?
+	DD_ERR=$(printf '%s\n' "$out" | grep -v -e 'records' -e 'copied')
+	DD_ERRNO=$(errno_of "$DD_ERR")
+	[ $rc = 0 ]
+}
+
+# baseline: a known state, with flags that "=_" or "-p" would change.
+baseline()
+{
+	dd_reset "$M"
+	dd_write "module $M func sites_beta +pm"
+	cat "$DD_CONTROL" >"$TMP/before"
+	log_clear
+}
+
+# unchanged: the whole listing is as baseline left it.
+unchanged()
+{
+	cat "$DD_CONTROL" >"$TMP/after"
+	WHY=$(diff "$TMP/before" "$TMP/after" | grep '^[-+][^-+]' | head -n 4)
+	[ -z "$WHY" ]
+}
+
+# expect_refused DESC ERRNO [BS]: writing $Q (after baseline) fails with
+# ERRNO and changes nothing.
+expect_refused()
+{
+	if write_q "${3:-}"; then
+		ktap_not_ok "$1" "the write succeeded"
+	elif [ "$DD_ERRNO" != "$2" ]; then
+		ktap_not_ok "$1" "errno $DD_ERRNO, want $2: $DD_ERR"
+	elif ! unchanged; then
+		ktap_not_ok "$1" "control changed: $WHY"
+	else
+		ktap_ok "$1"
+	fi
+}
+
+# refused DESC ERRNO TEXT: put TEXT, then expect_refused.
+refused()
+{
+	baseline
+	put "$3"
+	expect_refused "$1" "$2"
+}
+
+# no_op DESC TEXT: writing TEXT succeeds and changes nothing.
+no_op()
+{
+	baseline
+	put "$2"
+	if ! write_q; then
+		ktap_not_ok "$1" "errno $DD_ERRNO: $DD_ERR"
+	elif ! unchanged; then
+		ktap_not_ok "$1" "control changed: $WHY"
+	else
+		ktap_ok "$1"
+	fi
+}
+
+# applied DESC TEXT LINES: writing TEXT succeeds and leaves exactly LINES
+# of the module with p.
+applied()
+{
+	dd_reset "$M"
+	put "$2"
+	if write_q; then
+		ktap_expect "$1" "$3" "$(dd_enabled_lines "$M")"
+	else
+		ktap_not_ok "$1" "errno $DD_ERRNO: $DD_ERR"
+	fi
+}
+
+# --- a NUL byte: nothing after it may be ignored
+
+refused "a write holding a NUL byte fails with EINVAL, nothing applied" \
+	EINVAL "module $M +m\0fiel x +p\n"
+refused "a NUL byte at the end of a valid write is refused too" \
+	EINVAL "module $M =_\0"
+
+dd_reset "$M"
+mod_unload "$M"
+rm -rf "$TMP"
+ktap_finish
