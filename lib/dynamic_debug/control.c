@@ -209,6 +209,12 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	text = memdup_user_nul(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
+	/* The parser would stop at a NUL and ignore the rest of the write. */
+	if (strlen(text) != len) {
+		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
+		kfree(text);
+		return -EINVAL;
+	}
 
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n", len);
 	ret = ddebug_exec(text, NULL, NULL);
