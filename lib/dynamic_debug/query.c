@@ -491,6 +491,8 @@ static const char * const reason_text[] = {
 	[DDEBUG_ERR_MISSING_FLAGS]	= "missing flags, last word is",
 	[DDEBUG_ERR_UNKNOWN_FLAG]	= "unknown flag in",
 	[DDEBUG_ERR_TOO_MANY_WORDS]	= "too many words, from",
+	[DDEBUG_ERR_EMPTY_FORMAT]	= "empty pattern after",
+	[DDEBUG_ERR_NUL_IN_FORMAT]	= "NUL byte in the pattern after",
 	[DDEBUG_ERR_NOMEM]		= "out of memory",
 };
 
@@ -539,6 +541,10 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 		return buf;
 	case DDEBUG_ERR_TOO_MANY_WORDS:
 		return ", each keyword may be given once";
+	case DDEBUG_ERR_EMPTY_FORMAT:
+		return ", give text to match (after unescaping, and after a leading ^)";
+	case DDEBUG_ERR_NUL_IN_FORMAT:
+		return ", no format string holds one";
 	default:
 		return "";
 	}

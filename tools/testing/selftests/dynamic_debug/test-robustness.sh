@@ -14,7 +14,7 @@ DIR=$(dirname "$0")
 require_control
 require_module "$SITES_MOD"
 dd_is_ours || ktap_skip_all "$NOT_OURS"
-ktap_plan 2
+ktap_plan 6
 
 modprobe "$SITES_MOD"
 M=$SITES_MOD
@@ -126,6 +126,19 @@ refused "a write holding a NUL byte fails with EINVAL, nothing applied" \
 	EINVAL "module $M +m\0fiel x +p\n"
 refused "a NUL byte at the end of a valid write is refused too" \
 	EINVAL "module $M =_\0"
+
+# --- an empty format pattern would select every site
+
+refused "format \"\" fails with EINVAL" EINVAL "module $M format \"\" =_\n"
+refused "format \"\\\\000\" =_ fails with EINVAL, wipes nothing" EINVAL \
+	'format "\\000" =_\n'
+refused "format ^ (an anchor alone) fails with EINVAL" EINVAL \
+	"module $M format ^ +p\n"
+baseline
+put "format '' =_\n"
+write_q
+ktap_check "an empty format is logged as such" \
+	log_has_all "query 1" "empty pattern" "format"
 
 dd_reset "$M"
 mod_unload "$M"
