@@ -238,6 +238,23 @@ static int parse_file(char *value, const char *word, struct ddebug_query *q,
 	return ret ?: parse_lines(tail, q, err);
 }
 
+/*
+ * Unescape a format pattern in place.  An empty one would select every
+ * site, and one holding a NUL could match no format string.
+ */
+static int parse_format(char *value, const char *word,
+			struct ddebug_parse_error *err)
+{
+	int len = string_unescape_inplace(value, UNESCAPE_SPACE |
+					  UNESCAPE_OCTAL | UNESCAPE_SPECIAL);
+
+	if (!value[value[0] == '^'])
+		return fail(err, DDEBUG_ERR_EMPTY_FORMAT, word);
+	if ((size_t)len != strlen(value))
+		return fail(err, DDEBUG_ERR_NUL_IN_FORMAT, word);
+	return 0;
+}
+
 static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 		      struct seen *seen, struct ddebug_parse_error *err)
 {
@@ -258,11 +275,7 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 		return ret ?: parse_lines(value, q, err);
 	case KW_FORMAT:
 		ret = set_once(seen, KW_FORMAT, &q->format, value, word, err);
-		if (!ret)
-			string_unescape_inplace(value, UNESCAPE_SPACE |
-						UNESCAPE_OCTAL |
-						UNESCAPE_SPECIAL);
-		return ret;
+		return ret ?: parse_format(value, word, err);
 	default:
 		return fail(err, DDEBUG_ERR_UNKNOWN_KEYWORD, word);
 	}
