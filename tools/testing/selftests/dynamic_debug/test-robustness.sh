@@ -14,7 +14,7 @@ DIR=$(dirname "$0")
 require_control
 require_module "$SITES_MOD"
 dd_is_ours || ktap_skip_all "$NOT_OURS"
-ktap_plan 6
+ktap_plan 7
 
 modprobe "$SITES_MOD"
 M=$SITES_MOD
@@ -139,6 +139,29 @@ put "format '' =_\n"
 write_q
 ktap_check "an empty format is logged as such" \
 	log_has_all "query 1" "empty pattern" "format"
+
+# --- enabled: a read resumed after its site was switched off
+
+dd_reset "$M"
+dd_write "module $M func sites_alpha +p"
+E=$DD_DIR/enabled
+off=$(awk -v m=" [$M]" 'index($0, m) { print n; exit } { n += length($0) + 1 }' "$E")
+if [ -n "$off" ]; then
+	# One read of exactly the lines before the module's: the file stays
+	# positioned on the module's first site, not yet shown.
+	exec 3<"$E"
+	dd bs="$off" count=1 <&3 >"$TMP/head" 2>/dev/null
+	[ "$(wc -c <"$TMP/head")" = "$off" ] ||
+		ktap_diag "short first read: $(wc -c <"$TMP/head") of $off bytes"
+	dd_write "module $M func sites_alpha -p"
+	cat <&3 >"$TMP/tail"
+	exec 3<&-
+	ktap_expect "enabled never lists a site switched off while a read paused on it" \
+		"" "$(cat "$TMP/head" "$TMP/tail" | grep -F " [$M]" | grep -F ' =_ ')"
+else
+	ktap_not_ok "enabled never lists a site switched off while a read paused on it" \
+		"the module's sites are not in $E"
+fi
 
 dd_reset "$M"
 mod_unload "$M"
