@@ -84,9 +84,14 @@ static void *control_start(struct seq_file *m, loff_t *pos)
 		return SEQ_START_TOKEN;
 	}
 
-	/* Resume where the last read() stopped if nothing was (un)loaded. */
-	if (r->valid && r->it.gen == ddebug_tables_gen && r->pos == *pos)
-		return reader_current(r);
+	/*
+	 * Resume where the last read() stopped if nothing was (un)loaded; the
+	 * site it stopped at may have lost its flags since.
+	 */
+	if (r->valid && r->it.gen == ddebug_tables_gen && r->pos == *pos) {
+		dp = reader_current(r);
+		return dp && !shown(r, dp) ? reader_next(r) : dp;
+	}
 
 	dp = reader_first(r);
 	for (n = 1; dp && n < *pos; n++)
