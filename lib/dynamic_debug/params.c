@@ -295,45 +295,68 @@ void __init ddebug_class_params_replay(void)
 		       PENDING_MAX);
 }
 
-/* "[+-]NAME,[+-]NAME,...": names switch one class each, or set a level. */
-static int class_set_names(const char *instr, const struct kernel_param *kp)
+/* Index of the class named by the @len characters at @name, or -ENOENT. */
+static int class_index(const struct ddebug_class_map *map, const char *name,
+		       size_t len)
+{
+	int i;
+
+	for (i = 0; i < map->length; i++)
+		if (strlen(map->class_names[i]) == len &&
+		    !strncmp(map->class_names[i], name, len))
+			return i;
+	return -ENOENT;
+}
+
+/* Switch one class of a NAMES parameter on or off, or set its level. */
+static void class_set_name(const struct kernel_param *kp, const char *name,
+			   size_t len)
 {
 	const struct ddebug_class_param *dcp = kp->arg;
 	const struct ddebug_class_map *map = dcp->map;
-	char *copy, *rest, *name;
 	unsigned long old, new;
-	bool on;
+	bool on = true;
 	int id;
 
-	copy = kstrdup_and_replace(instr, '\n', '\0', GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-
-	rest = copy;
-	while ((name = strsep(&rest, ","))) {
-		on = *name != '-';
-		if (*name == '-' || *name == '+')
-			name++;
-		id = match_string(map->class_names, map->length, name);
-		if (id < 0) {
-			pr_err("%s: unknown class \"%s\"\n", kp->name, name);
-			continue;
-		}
-		old = class_state(dcp);
-		if (map->map_type == DD_CLASS_TYPE_LEVEL_NAMES) {
-			*dcp->lvl = id + on;
-		} else {
-			if (on)
-				*dcp->bits |= BIT(id);
-			else
-				*dcp->bits &= ~BIT(id);
-		}
-		new = class_state(dcp);
-		if (new != old)
-			class_apply(dcp, old, new);
+	if (len && (*name == '-' || *name == '+')) {
+		on = *name == '+';
+		name++;
+		len--;
 	}
-	kfree(copy);
-	return 0;
+	id = class_index(map, name, len);
+	if (id < 0) {
+		pr_err("%s: unknown class \"%.*s\"\n", kp->name, (int)len, name);
+		return;
+	}
+	old = class_state(dcp);
+	if (map->map_type == DD_CLASS_TYPE_LEVEL_NAMES) {
+		*dcp->lvl = id + on;
+	} else {
+		if (on)
+			*dcp->bits |= BIT(id);
+		else
+			*dcp->bits &= ~BIT(id);
+	}
+	new = class_state(dcp);
+	if (new != old)
+		class_apply(dcp, old, new);
+}
+
+/*
+ * "[+-]NAME,[+-]NAME,...": names switch one class each, or set a level.
+ * Read in place, without allocating: a built-in module's parameters are
+ * set from the command line before the slab allocator exists.
+ */
+static int class_set_names(const char *instr, const struct kernel_param *kp)
+{
+	size_t len;
+
+	for (;; instr += len + 1) {
+		len = strcspn(instr, ",\n");
+		class_set_name(kp, instr, len);
+		if (instr[len] != ',')
+			return 0;
+	}
 }
 
 /* A number: a bit mask of classes, or a level. */
