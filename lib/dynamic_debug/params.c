@@ -27,6 +27,25 @@ module_param_named(verbose, ddebug_verbose, int, 0644);
 MODULE_PARM_DESC(verbose,
 		 "log level: 0 quiet, 1 modules, 2 query summaries, 3 parsing, 4 every changed site");
 
+/* ===================== running ===================== */
+
+/*
+ * Parameters have no user to return an error to: what they lose for want
+ * of memory is said in the log, naming the parameter.
+ */
+static void report_nomem(const char *source, const char *lost)
+{
+	pr_err("%s: out of memory, %s\n", source, lost);
+}
+
+/* Run the queries of a parameter; ddebug_exec() reports bad ones. */
+static void param_exec(const char *text, const char *modname,
+		       const char *source)
+{
+	if (ddebug_exec(text, modname, source) == -ENOMEM)
+		report_nomem(source, "its queries were not applied");
+}
+
 /* ===================== boot parameters ===================== */
 
 /*
@@ -66,7 +85,7 @@ static LIST_HEAD(module_queries);
 
 /* Keep a MODULE.dyndbg= query for when the module loads. */
 static void __init module_query_remember(const char *mod_name,
-					 const char *query)
+					 const char *query, const char *source)
 {
 	struct module_query *mq;
 
@@ -81,6 +100,7 @@ static void __init module_query_remember(const char *mod_name,
 			kfree(mq->query);
 		}
 		kfree(mq);
+		report_nomem(source, "not kept for the module's loads");
 		return;
 	}
 	list_add_tail(&mq->link, &module_queries);
@@ -97,8 +117,8 @@ static void __init boot_module_query(char *mod_name, const char *query)
 	 * Applies now to a built-in module; a loadable one gets it, or its
 	 * error message, each time it loads.
 	 */
-	ddebug_exec(query, mod_name, source);
-	module_query_remember(mod_name, query);
+	param_exec(query, mod_name, source);
+	module_query_remember(mod_name, query, source);
 }
 
 static int __init boot_param(char *param, char *val, const char *unused,
@@ -110,11 +130,11 @@ static int __init boot_param(char *param, char *val, const char *unused,
 		if (!val)
 			pr_err("ddebug_query: needs a query\n");
 		else
-			ddebug_exec(val, NULL, "ddebug_query");
+			param_exec(val, NULL, "ddebug_query");
 		return 0;
 	}
 	if (parameq(param, "dyndbg")) {
-		ddebug_exec(val ?: "+p", NULL, "dyndbg");
+		param_exec(val ?: "+p", NULL, "dyndbg");
 		return 0;
 	}
 	dot = strrchr(param, '.');
@@ -135,8 +155,10 @@ void __init ddebug_params_boot(void)
 {
 	char *cmdline = kstrdup(saved_command_line, GFP_KERNEL);
 
-	if (!cmdline)
+	if (!cmdline) {
+		report_nomem("dyndbg params", "boot parameters not applied");
 		return;
+	}
 	parse_args("dyndbg params", cmdline, NULL, 0, 0, 0, NULL, boot_param);
 	kfree(cmdline);
 }
@@ -157,7 +179,7 @@ void ddebug_params_module_coming(const char *mod_name)
 		if (!parameq(mq->mod_name, mod_name))
 			continue;
 		snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
-		ddebug_exec(mq->query, mod_name, source);
+		param_exec(mq->query, mod_name, source);
 	}
 }
 
@@ -188,7 +210,7 @@ int ddebug_dyndbg_module_param_cb(char *param, char *val, const char *modname)
 		return -ENOENT;
 
 	snprintf(source, sizeof(source), "%s dyndbg", modname);
-	ddebug_exec(val ?: "+p", modname, source);
+	param_exec(val ?: "+p", modname, source);
 	return 0;
 }
 EXPORT_SYMBOL(ddebug_dyndbg_module_param_cb);
