@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot test: boundaries of the boot parameters. Booted twice (see
+# boot-tests.list); each check skips unless its parameter is on the
+# command line:
+#   - ddebug_query= of 1,023 characters and dyndbg= of 1,024 apply (our
+#     limit is 4,095; upstream 6.12 refuses 1,024 and more);
+#   - MODULE.dyndbg= of a loadable module runs once per load, whether
+#     modprobe passes it as an argument or a plain insmod loads it, and is
+#     kept only for loadable modules;
+#   - a.b.dyndbg= is not a dyndbg parameter of a module "a.b": it is
+#     ignored, as upstream 6.12 ignores it.
+
+DIR=$(dirname "$0")
+[ -f "$DIR/functions.sh" ] || DIR=/selftests/dynamic_debug
+. "$DIR/functions.sh"
+
+require_control
+ktap_plan 4
+
+D=$DRIVER_MOD
+
+if grep -qF "$D.dyndbg=" /proc/cmdline && dd_is_ours; then
+	ktap_check "$D.dyndbg= is kept for the loadable $D" \
+		log_has "$D.dyndbg: kept for when $D loads"
+	ktap_expect "params.dyndbg= is not kept: params is built in" "" \
+		"$(log_lines 'params.dyndbg: kept')"
+
+	mod_unload "$D"
+	log_clear
+	modprobe "$D"
+	ktap_expect "modprobe: the command line's bad query is reported once" 1 \
+		"$(log_count 'unknown keyword "fiel"')"
+	mod_unload "$D"
+
+	log_clear
+	insmod "$(mod_ko "$D")"
+	ktap_expect "insmod: the remembered bad query is reported once" 1 \
+		"$(log_count 'unknown keyword "fiel"')"
+	mod_unload "$D"
+else
+	for d in "$D.dyndbg= is kept for the loadable $D" \
+		"params.dyndbg= is not kept: params is built in" \
+		"modprobe: the command line's bad query is reported once" \
+		"insmod: the remembered bad query is reported once"; do
+		ktap_skip "$d" "no $D.dyndbg= on the command line, or $NOT_OURS"
+	done
+fi
+
+ktap_finish
