@@ -246,7 +246,7 @@ int ddebug_exec(const char *text, const char *modname, const char *source);
 /* ===================== params ===================== */
 
 void ddebug_params_boot(void);
-void ddebug_params_module_coming(const char *mod_name);
+void ddebug_params_module_coming(const char *mod_name, const char *args);
 void ddebug_class_params_replay(void);
 
 #endif /* _LIB_DYNAMIC_DEBUG_DDEBUG_H */

@@ -79,7 +79,9 @@ struct module_query {
 
 /*
  * Filled only during early boot, before any module can load, and read-only
- * afterwards; so it needs no lock.
+ * afterwards; so it needs no lock.  It holds one entry per MODULE.dyndbg=
+ * of a loadable module on the command line, so the command line's length
+ * bounds it; built-in modules get none.
  */
 static LIST_HEAD(module_queries);
 
@@ -104,6 +106,25 @@ static void __init module_query_remember(const char *mod_name,
 		return;
 	}
 	list_add_tail(&mq->link, &module_queries);
+	ddebug_vlog(DDEBUG_V_MODULES, "%s: kept for when %s loads\n", source,
+		    mod_name);
+}
+
+/* Whether built-in code registered sites under @mod_name. */
+static bool __init module_is_builtin(const char *mod_name)
+{
+	const struct ddebug_table *dt;
+	bool found = false;
+
+	mutex_lock(&ddebug_lock);
+	list_for_each_entry(dt, &ddebug_tables, link) {
+		if (parameq(dt->mod_name, mod_name)) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&ddebug_lock);
+	return found;
 }
 
 static void __init boot_module_query(char *mod_name, const char *query)
@@ -118,7 +139,8 @@ static void __init boot_module_query(char *mod_name, const char *query)
 	 * error message, each time it loads.
 	 */
 	param_exec(query, mod_name, source);
-	module_query_remember(mod_name, query, source);
+	if (!module_is_builtin(mod_name))
+		module_query_remember(mod_name, query, source);
 }
 
 static int __init boot_param(char *param, char *val, const char *unused,
@@ -163,24 +185,85 @@ void __init ddebug_params_boot(void)
 	kfree(cmdline);
 }
 
+static bool module_has_queries(const char *mod_name)
+{
+	struct module_query *mq;
+
+	list_for_each_entry(mq, &module_queries, link)
+		if (parameq(mq->mod_name, mod_name))
+			return true;
+	return false;
+}
+
+/* parse_args() callback: note a dyndbg= argument for module @doing. */
+static int note_dyndbg_arg(char *param, char *val, const char *doing,
+			   void *seen)
+{
+	char *dot = strchr(param, '.');
+
+	if (dot) {
+		*dot = '\0';
+		if (!parameq(param, doing))
+			return 0;
+		param = dot + 1;
+	}
+	if (parameq(param, "dyndbg"))
+		*(bool *)seen = true;
+	return 0;
+}
+
+/*
+ * Whether a module's load arguments carry a dyndbg= of their own, as they
+ * do when modprobe copies the command line's MODULE.dyndbg= into them.
+ */
+static int load_has_dyndbg(const char *mod_name, const char *args,
+			   bool *seen)
+{
+	char *copy;
+
+	*seen = false;
+	if (!args || !strstr(args, "dyndbg"))
+		return 0;
+	copy = kstrdup(args, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	parse_args(mod_name, copy, NULL, 0, 0, 0, seen, note_dyndbg_arg);
+	kfree(copy);
+	return 0;
+}
+
 /**
  * ddebug_params_module_coming - apply the command line's MODULE.dyndbg=
  * @mod_name: name of the module being loaded
+ * @args: the module's load arguments, or NULL
  *
  * Called once the module's sites are registered, before its parameters
- * are parsed and before its init function runs.
+ * are parsed and before its init function runs.  A load whose @args hold
+ * a dyndbg= of their own gets only that one, so that a query modprobe
+ * copied from the command line does not run twice.
  */
-void ddebug_params_module_coming(const char *mod_name)
+void ddebug_params_module_coming(const char *mod_name, const char *args)
 {
 	char source[MODULE_NAME_LEN + sizeof(".dyndbg")];
 	struct module_query *mq;
+	bool own;
 
-	list_for_each_entry(mq, &module_queries, link) {
-		if (!parameq(mq->mod_name, mod_name))
-			continue;
-		snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
-		param_exec(mq->query, mod_name, source);
+	if (!module_has_queries(mod_name))
+		return;
+	snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
+	if (load_has_dyndbg(mod_name, args, &own)) {
+		report_nomem(source, "not applied");
+		return;
 	}
+	if (own) {
+		ddebug_vlog(DDEBUG_V_MODULES,
+			    "%s: not run, the load gives its own dyndbg=\n",
+			    source);
+		return;
+	}
+	list_for_each_entry(mq, &module_queries, link)
+		if (parameq(mq->mod_name, mod_name))
+			param_exec(mq->query, mod_name, source);
 }
 
 /* ===================== module parameter ===================== */

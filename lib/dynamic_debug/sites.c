@@ -342,7 +342,7 @@ static int ddebug_module_notify(struct notifier_block *nb, unsigned long state,
 			return notifier_from_errno(ret);
 		}
 		/* Command-line queries run before the module's own params. */
-		ddebug_params_module_coming(mod->name);
+		ddebug_params_module_coming(mod->name, mod->args);
 		break;
 	case MODULE_STATE_GOING:
 		table_remove(mod->name);
