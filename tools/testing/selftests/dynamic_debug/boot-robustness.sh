@@ -17,9 +17,18 @@ DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 require_control
-ktap_plan 4
+ktap_plan 5
 
 D=$DRIVER_MOD
+
+# The boot's messages: before the checks below clear the log.
+if grep -qF 'kobject.x.dyndbg=' /proc/cmdline; then
+	ktap_expect "kobject.x.dyndbg= is ignored, not run for a module kobject.x" \
+		"" "$(log_lines 'kobject.x.dyndbg:')"
+else
+	ktap_skip "kobject.x.dyndbg= is ignored, not run for a module kobject.x" \
+		"not on the command line"
+fi
 
 if grep -qF "$D.dyndbg=" /proc/cmdline && dd_is_ours; then
 	ktap_check "$D.dyndbg= is kept for the loadable $D" \
