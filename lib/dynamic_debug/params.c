@@ -159,7 +159,8 @@ static int __init boot_param(char *param, char *val, const char *unused,
 		param_exec(val ?: "+p", NULL, "dyndbg");
 		return 0;
 	}
-	dot = strrchr(param, '.');
+	/* As in 6.12, a.b.dyndbg= is parameter b.dyndbg of a, not ours. */
+	dot = strchr(param, '.');
 	if (dot && dot != param && parameq(dot + 1, "dyndbg")) {
 		*dot = '\0';
 		boot_module_query(param, val ?: "+p");
