@@ -58,6 +58,25 @@ static void skip_blanks_and_comments(struct lexer *lx)
 	}
 }
 
+/*
+ * In a quoted value \" and \' stand for the quote itself, whatever the
+ * keyword.  Any other backslash is kept with the character after it, for
+ * the value's own reading (format unescapes them).
+ */
+static void unescape_quotes(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && (s[1] == '"' || s[1] == '\''))
+			s++;
+		else if (*s == '\\' && s[1])
+			*out++ = *s++;
+		*out++ = *s;
+	}
+	*out = '\0';
+}
+
 static enum token lex_quoted(struct lexer *lx, char **word)
 {
 	char quote = *lx->p++;
@@ -76,6 +95,7 @@ static enum token lex_quoted(struct lexer *lx, char **word)
 	}
 	*p = '\0';
 	lx->p = p + 1;
+	unescape_quotes(*word);
 	return TOKEN_WORD;
 }
 
