@@ -241,6 +241,8 @@ static const struct parse_case parse_cases[] = {
 	{ "set no flags with underscore", "module m =_", 1, .module = "m", SET(0) },
 	{ "add underscore changes nothing", "module m +_", 1, .module = "m", ADD(0) },
 	{ "bare equals clears", "module m =", 1, .module = "m", SET(0) },
+	{ "bare plus changes nothing", "module m +", 1, .module = "m", ADD(0) },
+	{ "bare minus changes nothing", "module m -", 1, .module = "m", DEL(0) },
 	{ "stack dump flag", "module m +d", 1, .module = "m", ADD(D) },
 	{ "source name flag", "module m +s", 1, .module = "m", ADD(S) },
 	{ "semicolon separates queries", "file a +p; file b -p", 2, .file = "a", ADD(P) },
@@ -254,6 +256,8 @@ static const struct parse_case parse_cases[] = {
 	  .file = "a", ADD(P) },
 	{ "empty text", "", 0 },
 	{ "only blanks and comments", "\n\t;# nothing\n", 0 },
+	{ "only whitespace", "\n \t\r\t  ", 0 },
+	{ "only a comment", "# +p", 0 },
 };
 
 static void parse_case_desc(const struct parse_case *c, char *desc)
@@ -385,6 +389,7 @@ static const struct error_case error_cases[] = {
 	  "99999999999999999999", BAD_LINE),
 	E("rejects negative looking range", "line 5--1 +p", 1, "5--1", BAD_LINE),
 	E("rejects junk in file shorthand", "file a.c:1x +p", 1, "1x", BAD_LINE),
+	E("rejects letters in a range", "line a-b +p", 1, "a-b", BAD_LINE),
 	E("rejects backwards range", "line 10-5 +p", 1, "10-5", LINE_ORDER),
 	E("rejects backwards file shorthand", "file a.c:20-10 +p", 1, "20-10",
 	  LINE_ORDER),
@@ -680,6 +685,25 @@ static void parses_many_queries(struct kunit *test)
 	ddebug_batch_free(&batch);
 }
 
+static void rejects_a_thousand_words(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, DDEBUG_QUERY_MAX + 1, GFP_KERNEL);
+	struct ddebug_parse_error err;
+	char word[64];
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < 999; i++)
+		strcat(text, "x ");
+	strcat(text, "+p");
+	fake_reset(0);
+	KUNIT_EXPECT_EQ(test, run(test, text, NULL, &err, word, sizeof(word)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.reason, DDEBUG_ERR_TOO_MANY_WORDS);
+	KUNIT_EXPECT_STREQ(test, word, "x");
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(0));
+}
+
 static void explains_every_reason(struct kunit *test)
 {
 	enum ddebug_parse_reason r;
@@ -702,6 +726,7 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(strips_source_root_from_file_names),
 	KUNIT_CASE(parses_longest_query),
 	KUNIT_CASE(parses_many_queries),
+	KUNIT_CASE(rejects_a_thousand_words),
 	KUNIT_CASE(explains_every_reason),
 	{}
 };

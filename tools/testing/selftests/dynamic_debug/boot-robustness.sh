@@ -17,9 +17,39 @@ DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 require_control
-ktap_plan 5
+ktap_plan 7
 
 D=$DRIVER_MOD
+
+# value_of NAME: the double-quoted value of NAME= on the command line.
+value_of()
+{
+	sed -n "s/.* $1=\"\\([^\"]*\\)\".*/\\1/p" /proc/cmdline
+}
+
+# long_query NAME LENGTH FILE: NAME= of LENGTH characters enabled FILE.
+long_query()
+{
+	local v
+
+	v=$(value_of "$1")
+	if [ -z "$v" ]; then
+		ktap_skip "$1= of $2 characters applies" "not on the command line"
+	elif [ "${#v}" != "$2" ]; then
+		ktap_not_ok "$1= of $2 characters applies" \
+			"boot-tests.list gives ${#v} characters"
+	elif [ "$1" = ddebug_query ] && ! dd_is_ours; then
+		ktap_skip "$1= of $2 characters applies" "$NOT_OURS"
+	elif [ "$2" -ge 1024 ] && ! dd_is_ours; then
+		ktap_skip "$1= of $2 characters applies" \
+			"upstream 6.12 refuses 1024 characters and more"
+	else
+		ktap_check "$1= of $2 characters applies" file_flags_are "$3" "=p"
+	fi
+}
+
+long_query ddebug_query 1023 lib/kobject.c
+long_query dyndbg 1024 kernel/async.c
 
 # The boot's messages: before the checks below clear the log.
 if grep -qF 'kobject.x.dyndbg=' /proc/cmdline; then

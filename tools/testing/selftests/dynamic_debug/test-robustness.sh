@@ -14,7 +14,7 @@ DIR=$(dirname "$0")
 require_control
 require_module "$SITES_MOD"
 dd_is_ours || ktap_skip_all "$NOT_OURS"
-ktap_plan 7
+ktap_plan 29
 
 modprobe "$SITES_MOD"
 M=$SITES_MOD
@@ -162,6 +162,65 @@ else
 	ktap_not_ok "enabled never lists a site switched off while a read paused on it" \
 		"the module's sites are not in $E"
 fi
+
+# --- boundaries: each input, its errno, and what changed
+
+baseline
+: >"$DD_CONTROL"
+ktap_check "an empty write (open, no bytes, close) succeeds, changes nothing" \
+	unchanged
+no_op "a write of only a newline succeeds, changes nothing" "\n"
+baseline
+put "module $M +p\n"
+expect_refused "a query written one byte at a time fails at once with EINVAL" \
+	EINVAL 1
+
+baseline
+pad_to 4095 "module $M format 'alpha one' +p #"
+if write_q; then
+	ktap_expect "a write of 4095 bytes, the limit, is applied" "=p" \
+		"$(dd_flags "$M" 'alpha one')"
+else
+	ktap_not_ok "a write of 4095 bytes, the limit, is applied" "$DD_ERR"
+fi
+baseline
+pad_to 4096 "module $M format 'alpha one' +p #"
+expect_refused "a write of 4096 bytes fails with E2BIG" E2BIG
+
+no_op "only whitespace succeeds, changes nothing" " \t \n\t  \n"
+no_op "only a comment succeeds, changes nothing" "# module $M =_\n"
+applied "line 0 selects every line" "module $M line 0 +p\n" "$ALL_LINES"
+refused "line 4294967296 fails with EINVAL" EINVAL \
+	"module $M line 4294967296 =_\n"
+applied "line - selects every line" "module $M line - +p\n" "$ALL_LINES"
+applied "line 5- selects every line from 5" "module $M line 5- +p\n" \
+	"$ALL_LINES"
+applied "line 100- selects the lines from 100" "module $M line 100- +p\n" \
+	"$SITES_INIT1 $SITES_INIT2 $SITES_EXIT"
+refused "line a-b fails with EINVAL" EINVAL "module $M line a-b =_\n"
+refused "a keyword without its value fails with EINVAL" EINVAL \
+	"module $M func =_\n"
+refused "a keyword given twice fails with EINVAL" EINVAL \
+	"module $M module $M =_\n"
+refused "an unknown flag fails with EINVAL" EINVAL "module $M =pz\n"
+refused "flags without an operator fail with EINVAL" EINVAL "module $M p\n"
+no_op "an operator without flags succeeds, changes nothing" "module $M +\n"
+baseline
+{
+	i=0
+	while [ $i -lt 999 ]; do
+		printf 'x '
+		i=$((i + 1))
+	done
+	printf '=_\n'
+} >"$Q"
+expect_refused "1,000 words fail with EINVAL" EINVAL
+refused "an unclosed double quote fails with EINVAL" EINVAL \
+	"module $M format \"alpha =_\n"
+refused "an unclosed single quote fails with EINVAL" EINVAL \
+	"module $M format 'alpha =_\n"
+no_op "class on a module without classes succeeds, changes nothing" \
+	"module $M class D2_CORE =_\n"
 
 dd_reset "$M"
 mod_unload "$M"
