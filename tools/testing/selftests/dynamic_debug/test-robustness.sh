@@ -14,7 +14,7 @@ DIR=$(dirname "$0")
 require_control
 require_module "$SITES_MOD"
 dd_is_ours || ktap_skip_all "$NOT_OURS"
-ktap_plan 29
+ktap_plan 38
 
 modprobe "$SITES_MOD"
 M=$SITES_MOD
@@ -221,6 +221,25 @@ refused "an unclosed single quote fails with EINVAL" EINVAL \
 	"module $M format 'alpha =_\n"
 no_op "class on a module without classes succeeds, changes nothing" \
 	"module $M class D2_CORE =_\n"
+
+# --- who may do what: root only, read and write, debugfs and /proc
+
+USER_NAME=nobody
+baseline
+for f in "$DD_CONTROL" "$DD_DIR/enabled" "$DD_PROC_CONTROL" \
+	 /proc/dynamic_debug/enabled; do
+	if ! id "$USER_NAME" >/dev/null 2>&1; then
+		ktap_skip "$USER_NAME cannot read $f" "no user $USER_NAME"
+		ktap_skip "$USER_NAME cannot write $f" "no user $USER_NAME"
+		continue
+	fi
+	err=$(su -s /bin/sh "$USER_NAME" -c "cat $f" 2>&1 >/dev/null)
+	ktap_expect "$USER_NAME cannot read $f: EACCES" EACCES "$(errno_of "$err")"
+	err=$(su -s /bin/sh "$USER_NAME" -c "echo 'module $M =_' > $f" 2>&1)
+	ktap_expect "$USER_NAME cannot write $f: EACCES" EACCES \
+		"$(errno_of "$err")"
+done
+ktap_check "the refused writes of $USER_NAME changed nothing" unchanged
 
 dd_reset "$M"
 mod_unload "$M"
