@@ -10,8 +10,10 @@ IMPL	?= ours
 V	?= 0
 SCRIPT	?=
 APPEND	?=
+SEED	?=
+COUNT	?=
 
-export IMPL V SCRIPT APPEND
+export IMPL V SCRIPT APPEND SEED COUNT
 
 HARNESS := scripts/harness.sh
 LOCK	:= build/.lock
@@ -20,7 +22,7 @@ run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
 .PHONY: run check shell vm-run build deps tree config initramfs \
-	host-checks compat clean distclean help
+	host-checks compat fuzz clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
@@ -54,6 +56,9 @@ host-checks:	## checkpatch --strict, kernel-doc, jump-label NOP shape
 
 compat:	## differential test against upstream 6.12, in-tree callers compile
 	$(run) compat
+
+fuzz:		## fuzz the control file in the guest [SEED=N COUNT=N]
+	@mkdir -p build && flock $(LOCK) scripts/fuzz.sh
 
 clean:		## remove build products of IMPL (keeps the extracted trees)
 	$(run) clean
