@@ -10,8 +10,10 @@ IMPL	?= ours
 V	?= 0
 SCRIPT	?=
 APPEND	?=
+SEED	?=
+COUNT	?=
 
-export IMPL V SCRIPT APPEND
+export IMPL V SCRIPT APPEND SEED COUNT
 
 HARNESS := scripts/harness.sh
 LOCK	:= build/.lock
@@ -20,7 +22,7 @@ run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
 .PHONY: run check shell vm-run build deps tree config initramfs \
-	host-checks compat bench bench-smoke clean distclean help
+	host-checks compat bench bench-smoke fuzz clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
@@ -60,6 +62,9 @@ bench:		## ours vs upstream on a generated load [SITES=100000 BENCH_ONLY=ours|up
 
 bench-smoke:	## the bench on our kernel alone, 1000 sites: every metric produced
 	$(run) bench-smoke
+
+fuzz:		## fuzz the control file in the guest [SEED=N COUNT=N]
+	@mkdir -p build && flock $(LOCK) scripts/fuzz.sh
 
 clean:		## remove build products of IMPL (keeps the extracted trees)
 	$(run) clean

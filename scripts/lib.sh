@@ -308,6 +308,9 @@ do_initramfs() {
 	chmod +x "$root/init" "$root"/bin/*
 	mknod -m 600 "$root/dev/console" c 5 1
 	mknod -m 666 "$root/dev/null" c 1 3
+	# root, and a user for the selftests' permission checks.
+	printf 'root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n' >"$root/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
 	quiet kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install
 	if ls "$OUT"/test_modules/*.ko >/dev/null 2>&1; then

@@ -84,9 +84,14 @@ static void *control_start(struct seq_file *m, loff_t *pos)
 		return SEQ_START_TOKEN;
 	}
 
-	/* Resume where the last read() stopped if nothing was (un)loaded. */
-	if (r->valid && r->it.gen == ddebug_tables_gen && r->pos == *pos)
-		return reader_current(r);
+	/*
+	 * Resume where the last read() stopped if nothing was (un)loaded; the
+	 * site it stopped at may have lost its flags since.
+	 */
+	if (r->valid && r->it.gen == ddebug_tables_gen && r->pos == *pos) {
+		dp = reader_current(r);
+		return dp && !shown(r, dp) ? reader_next(r) : dp;
+	}
 
 	dp = reader_first(r);
 	for (n = 1; dp && n < *pos; n++)
@@ -209,6 +214,12 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	text = memdup_user_nul(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
+	/* The parser would stop at a NUL and ignore the rest of the write. */
+	if (strlen(text) != len) {
+		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
+		kfree(text);
+		return -EINVAL;
+	}
 
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n", len);
 	ret = ddebug_exec(text, NULL, NULL);

@@ -314,6 +314,8 @@ enum ddebug_parse_reason {
 	DDEBUG_ERR_MISSING_FLAGS,
 	DDEBUG_ERR_UNKNOWN_FLAG,
 	DDEBUG_ERR_TOO_MANY_WORDS,
+	DDEBUG_ERR_EMPTY_FORMAT,
+	DDEBUG_ERR_NUL_IN_FORMAT,
 	DDEBUG_ERR_NOMEM,
 };
 
@@ -354,7 +356,7 @@ int ddebug_exec(const char *text, const char *modname, const char *source);
 /* ===================== params ===================== */
 
 void ddebug_params_boot(void);
-void ddebug_params_module_coming(const char *mod_name);
+void ddebug_params_module_coming(const char *mod_name, const char *args);
 void ddebug_class_params_replay(void);
 
 #endif /* _LIB_DYNAMIC_DEBUG_DDEBUG_H */

@@ -235,6 +235,24 @@ static const struct parse_case parse_cases[] = {
 	{ "escape double quote inside quotes", "format \"say \\\"hi\\\"\" +p", 1,
 	  .format = "say \"hi\"", ADD(P) },
 	{ "escape octal", "format \\101\\102 +p", 1, .format = "AB", ADD(P) },
+	{ "escaped double quote in a quoted file", "file \"a\\\"b.c\" +p", 1,
+	  .file = "a\"b.c", ADD(P) },
+	{ "escaped single quote in a quoted func", "func 'it\\'s' +p", 1,
+	  .func = "it's", ADD(P) },
+	{ "escaped double quote in a quoted module", "module \"m\\\"x\" +p", 1,
+	  .module = "m\"x", ADD(P) },
+	{ "escaped double quote in a quoted class", "class \"C\\\"D\" +p", 1,
+	  .class_name = "C\"D", ADD(P) },
+	{ "escaped single quote in a quoted format", "format 'it\\'s' +p", 1,
+	  .format = "it's", ADD(P) },
+	{ "escaped double quote inside single quotes", "file 'a\\\"b' +p", 1,
+	  .file = "a\"b", ADD(P) },
+	{ "escaped backslash before the closing quote", "format \"a\\\\\" +p", 1,
+	  .format = "a\\", ADD(P) },
+	{ "escaped backslash then escaped quote", "format \"\\\\\\\"\" +p", 1,
+	  .format = "\\\"", ADD(P) },
+	{ "backslash of another escape kept for file", "file \"a\\tb\" +p", 1,
+	  .file = "a\\tb", ADD(P) },
 	{ "semicolon inside quotes", "format \"a;b\" +p", 1, .format = "a;b", ADD(P) },
 	{ "hash inside a word", "format a#b +p", 1, .format = "a#b", ADD(P) },
 	{ "every keyword at once",
@@ -251,6 +269,8 @@ static const struct parse_case parse_cases[] = {
 	{ "set no flags with underscore", "module m =_", 1, .module = "m", SET(0) },
 	{ "add underscore changes nothing", "module m +_", 1, .module = "m", ADD(0) },
 	{ "bare equals clears", "module m =", 1, .module = "m", SET(0) },
+	{ "bare plus changes nothing", "module m +", 1, .module = "m", ADD(0) },
+	{ "bare minus changes nothing", "module m -", 1, .module = "m", DEL(0) },
 	{ "stack dump flag", "module m +d", 1, .module = "m", ADD(D) },
 	{ "source name flag", "module m +s", 1, .module = "m", ADD(S) },
 	{ "semicolon separates queries", "file a +p; file b -p", 2, .file = "a", ADD(P) },
@@ -264,6 +284,8 @@ static const struct parse_case parse_cases[] = {
 	  .file = "a", ADD(P) },
 	{ "empty text", "", 0 },
 	{ "only blanks and comments", "\n\t;# nothing\n", 0 },
+	{ "only whitespace", "\n \t\r\t  ", 0 },
+	{ "only a comment", "# +p", 0 },
 };
 
 static void parse_case_desc(const struct parse_case *c, char *desc)
@@ -410,6 +432,7 @@ static const struct error_case error_cases[] = {
 	  "99999999999999999999", BAD_LINE),
 	E("rejects negative looking range", "line 5--1 +p", 1, "5--1", BAD_LINE),
 	E("rejects junk in file shorthand", "file a.c:1x +p", 1, "1x", BAD_LINE),
+	E("rejects letters in a range", "line a-b +p", 1, "a-b", BAD_LINE),
 	E("rejects backwards range", "line 10-5 +p", 1, "10-5", LINE_ORDER),
 	E("rejects backwards file shorthand", "file a.c:20-10 +p", 1, "20-10",
 	  LINE_ORDER),
@@ -423,6 +446,19 @@ static const struct error_case error_cases[] = {
 	  "abc +p", UNCLOSED_QUOTE),
 	E("rejects unclosed quote in second query",
 	  "module alpha +p; format 'x", 2, "x", UNCLOSED_QUOTE),
+	E("rejects an empty format", "format \"\" +p", 1, "format", EMPTY_FORMAT),
+	E("rejects an empty single-quoted format", "format '' =_", 1, "format",
+	  EMPTY_FORMAT),
+	E("rejects a format of only the anchor", "format ^ +p", 1, "format",
+	  EMPTY_FORMAT),
+	E("rejects a format empty after unescaping", "format \"\\000\" =_", 1,
+	  "format", EMPTY_FORMAT),
+	E("rejects an anchor followed by a NUL", "format ^\\000 +p", 1, "format",
+	  EMPTY_FORMAT),
+	E("rejects an empty format in a later query",
+	  "module m +p; format \"\" -p", 2, "format", EMPTY_FORMAT),
+	E("rejects a NUL inside a format", "format a\\000b +p", 1, "format",
+	  NUL_IN_FORMAT),
 	E("rejects too many words",
 	  "file a func b line 1 module m format f class c file z +p", 1, "z",
 	  TOO_MANY_WORDS),
@@ -697,6 +733,25 @@ static void parses_many_queries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count, 1000U);
 }
 
+static void rejects_a_thousand_words(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, DDEBUG_QUERY_MAX + 1, GFP_KERNEL);
+	struct ddebug_parse_error err;
+	char word[64];
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < 999; i++)
+		strcat(text, "x ");
+	strcat(text, "+p");
+	fake_reset(0);
+	KUNIT_EXPECT_EQ(test, run(test, text, NULL, &err, word, sizeof(word)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.reason, DDEBUG_ERR_TOO_MANY_WORDS);
+	KUNIT_EXPECT_STREQ(test, word, "x");
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(0));
+}
+
 static void explains_every_reason(struct kunit *test)
 {
 	enum ddebug_parse_reason r;
@@ -784,6 +839,7 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(strips_source_root_from_file_names),
 	KUNIT_CASE(parses_longest_query),
 	KUNIT_CASE(parses_many_queries),
+	KUNIT_CASE(rejects_a_thousand_words),
 	KUNIT_CASE(explains_every_reason),
 	KUNIT_CASE(index_cuts_tables_into_runs),
 	KUNIT_CASE(index_narrows_literal_names),

@@ -53,6 +53,25 @@ static void skip_blanks_and_comments(struct ddebug_parser *lx)
 	}
 }
 
+/*
+ * In a quoted value \" and \' stand for the quote itself, whatever the
+ * keyword.  Any other backslash is kept with the character after it, for
+ * the value's own reading (format unescapes them).
+ */
+static void unescape_quotes(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && (s[1] == '"' || s[1] == '\''))
+			s++;
+		else if (*s == '\\' && s[1])
+			*out++ = *s++;
+		*out++ = *s;
+	}
+	*out = '\0';
+}
+
 static enum token lex_quoted(struct ddebug_parser *lx, char **word)
 {
 	char quote = *lx->p++;
@@ -71,6 +90,7 @@ static enum token lex_quoted(struct ddebug_parser *lx, char **word)
 	}
 	*p = '\0';
 	lx->p = p + 1;
+	unescape_quotes(*word);
 	return TOKEN_WORD;
 }
 
@@ -233,6 +253,23 @@ static int parse_file(char *value, const char *word, struct ddebug_query *q,
 	return ret ?: parse_lines(tail, q, err);
 }
 
+/*
+ * Unescape a format pattern in place.  An empty one would select every
+ * site, and one holding a NUL could match no format string.
+ */
+static int parse_format(char *value, const char *word,
+			struct ddebug_parse_error *err)
+{
+	int len = string_unescape_inplace(value, UNESCAPE_SPACE |
+					  UNESCAPE_OCTAL | UNESCAPE_SPECIAL);
+
+	if (!value[value[0] == '^'])
+		return fail(err, DDEBUG_ERR_EMPTY_FORMAT, word);
+	if ((size_t)len != strlen(value))
+		return fail(err, DDEBUG_ERR_NUL_IN_FORMAT, word);
+	return 0;
+}
+
 static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 		      struct seen *seen, struct ddebug_parse_error *err)
 {
@@ -253,11 +290,7 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 		return ret ?: parse_lines(value, q, err);
 	case KW_FORMAT:
 		ret = set_once(seen, KW_FORMAT, &q->format, value, word, err);
-		if (!ret)
-			string_unescape_inplace(value, UNESCAPE_SPACE |
-						UNESCAPE_OCTAL |
-						UNESCAPE_SPECIAL);
-		return ret;
+		return ret ?: parse_format(value, word, err);
 	default:
 		return fail(err, DDEBUG_ERR_UNKNOWN_KEYWORD, word);
 	}
@@ -478,6 +511,8 @@ static const char * const reason_text[] = {
 	[DDEBUG_ERR_MISSING_FLAGS]	= "missing flags, last word is",
 	[DDEBUG_ERR_UNKNOWN_FLAG]	= "unknown flag in",
 	[DDEBUG_ERR_TOO_MANY_WORDS]	= "too many words, from",
+	[DDEBUG_ERR_EMPTY_FORMAT]	= "empty pattern after",
+	[DDEBUG_ERR_NUL_IN_FORMAT]	= "NUL byte in the pattern after",
 	[DDEBUG_ERR_NOMEM]		= "out of memory",
 };
 
@@ -526,6 +561,10 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 		return buf;
 	case DDEBUG_ERR_TOO_MANY_WORDS:
 		return ", each keyword may be given once";
+	case DDEBUG_ERR_EMPTY_FORMAT:
+		return ", give text to match (after unescaping, and after a leading ^)";
+	case DDEBUG_ERR_NUL_IN_FORMAT:
+		return ", no format string holds one";
 	default:
 		return "";
 	}
@@ -535,7 +574,7 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
  * ddebug_report_error - log why a text was rejected, in one line
  * @source: where the text came from (e.g. "ddebug_query"), or NULL for a
  *	write to the control file
- * @err: the error from ddebug_parse()
+ * @err: the error from ddebug_parse_next()
  */
 void ddebug_report_error(const char *source,
 			 const struct ddebug_parse_error *err)

@@ -13,6 +13,8 @@
 #           class tests skip (lib/test_dynamic_debug.ko needs DYNAMIC_DEBUG)
 #   off     both off: pr_debug() is compiled away, dyndbg= warns, every
 #           kselftest skips
+#   builtin TEST_DYNAMIC_DEBUG=y: class parameters of a built-in module on
+#           the command line (scripts/variants/builtin.append) apply
 #
 # The variants are of IMPL (ours unless IMPL=upstream make check, which
 # runs the same checks on the pristine core as a baseline; our KUnit suite
@@ -24,7 +26,7 @@ set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
 
-VARIANTS=${MATRIX:-nojump core off}
+VARIANTS=${MATRIX:-nojump core off builtin}
 MATRIX_IMPL=${IMPL:-ours}
 N=0
 RESULTS=$(mktemp)
@@ -113,7 +115,8 @@ run_variant() {	# run_variant NAME
 	log=$OUT/matrix.log
 	t0=$SECONDS
 	rc=0
-	boot_script "$guest" "$log" "" >/dev/null </dev/null || rc=$?
+	boot_script "$guest" "$log" "$(cat "scripts/variants/$v.append" 2>/dev/null)" \
+		>/dev/null </dev/null || rc=$?
 	if [ $rc = 124 ] || [ $rc = 125 ] || kernel_problems "$log" >/dev/null; then
 		result not-ok "$v: boots clean"
 		kernel_problems "$log" | head -n 10 | sed 's/^/# /'
