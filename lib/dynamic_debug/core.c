@@ -28,7 +28,7 @@ static int module_coming(struct module *mod)
 		return ret;
 	}
 	/* Command-line queries run before the module's own parameters. */
-	ddebug_params_module_coming(mod->name);
+	ddebug_params_module_coming(mod->name, mod->args);
 	return 0;
 }
 
