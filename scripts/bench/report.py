@@ -309,7 +309,7 @@ def main():
     lines.append("")
     lines.append("- date: %s" % datetime.datetime.now(datetime.timezone.utc)
                  .strftime("%Y-%m-%d %H:%M UTC"))
-    lines.append("- kernel: Linux %s (both; %s)" % (env_of("kernel", "?"),
+    lines.append("- kernel: Linux %s (%s)" % (env_of("kernel", "?"),
                  " / ".join("%s %s" % (i, data[i]["info"].get("release", "?"))
                             for i in ran if data[i])))
     lines.append("- sites: %d in bench_big (%s files x 50 functions x 20 sites),"
