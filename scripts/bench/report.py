@@ -32,7 +32,9 @@ METHOD = """
   harness's `boot_script`: TCG, `-cpu max -smp 2 -m 1024`) and the same
   kernel command line, `tsc=reliable clocksource=tsc`: the TSC, trusted
   without the clocksource watchdog, instead of a jiffies clock of 4 ms
-  steps; the guest reports the clocksource it uses (above).
+  steps; the guest reports the clocksource it uses (above; `tsc-early`
+  is the same counter before its calibration is refined, which a kernel
+  that boots faster may still use when the bench starts).
 - Timer: `scripts/bench/ddbench.c`, static, in the initramfs:
   `clock_gettime(CLOCK_MONOTONIC)` around the `write()` of a query (one
   `write()` per query, the file opened before), around open+read-to-EOF
@@ -309,7 +311,7 @@ def main():
     lines.append("")
     lines.append("- date: %s" % datetime.datetime.now(datetime.timezone.utc)
                  .strftime("%Y-%m-%d %H:%M UTC"))
-    lines.append("- kernel: Linux %s (both; %s)" % (env_of("kernel", "?"),
+    lines.append("- kernel: Linux %s (%s)" % (env_of("kernel", "?"),
                  " / ".join("%s %s" % (i, data[i]["info"].get("release", "?"))
                             for i in ran if data[i])))
     lines.append("- sites: %d in bench_big (%s files x 50 functions x 20 sites),"
@@ -323,7 +325,8 @@ def main():
     lines.append("- host CPU: %s" % host_cpu)
     lines.append("- guest CPU: %s, %s online, clocksource %s" % (
         env_of("guest_cpu", "?"), env_of("cpus_online", "?"),
-        env_of("clocksource", "?")))
+        " / ".join("%s %s" % (i, data[i]["info"].get("clocksource", "?"))
+                   for i in ran if data[i])))
     lines.append("- repetitions: %s" % env_of("reps", "?"))
     lines.append("- command: `%s` (took %d s)" % (a.command, a.seconds))
     lines.append("")
