@@ -24,6 +24,12 @@ OUT=$BUILD/$IMPL${VARIANT:+-$VARIANT}
 OBJ=$OUT/obj
 JOBS=$(nproc)
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-600}
+# Guests run their 2 CPUs on one host thread (round-robin TCG). Multi-
+# threaded TCG loses cross-CPU code patching: a CPU keeps running a stale
+# translation holding the int3 of a finished text_poke_bp(), and 6.12's
+# own core oopses ("Oops: int3") within seconds when one CPU patches a
+# function another CPU runs. QEMU_TCG_THREAD=multi brings it back.
+QEMU_TCG_THREAD=${QEMU_TCG_THREAD:-single}
 
 if [ "$IMPL" = ours ]; then
 	TREE=$OURS_TREE
@@ -356,7 +362,7 @@ boot_script() {
 	info "QEMU   $(basename "$script") [$append]"
 	rc=0
 	timeout --foreground "$QEMU_TIMEOUT" \
-		qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 \
+		qemu-system-x86_64 -accel tcg,thread=$QEMU_TCG_THREAD -cpu max -m 1024 \
 		-smp 2 -nographic -no-reboot \
 		-kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$cpio" \
 		-append "console=ttyS0 panic=-1 printk.time=1 $append" \
@@ -422,7 +428,7 @@ do_shell() {
 	local cpio=$OUT/shell.cpio
 	make_payload scripts/guest/shell.sh "$cpio"
 	msg "BOOT   $IMPL kernel, interactive shell (poweroff: 'exit' or Ctrl-D)"
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 -smp 2 \
+	qemu-system-x86_64 -accel tcg,thread=$QEMU_TCG_THREAD -cpu max -m 1024 -smp 2 \
 		-nographic -no-reboot \
 		-kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$cpio" \
 		-append "console=ttyS0 panic=-1 $APPEND"
