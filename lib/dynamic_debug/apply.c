@@ -79,13 +79,7 @@ static int query_class_in(const struct ddebug_table *dt,
  * Protected by ddebug_lock.
  */
 #ifdef CONFIG_JUMP_LABEL
-/*
- * One key per batch for now: with batches of many keys, a CPU running a
- * module's code while its sites were patched took an int3 that the
- * text-poke handler did not claim (test-concurrency.sh, 2 CPUs under TCG).
- * Until that is understood, keys are patched one at a time, as in 6.12.
- */
-#define PENDING_KEYS	1
+#define PENDING_KEYS	(PAGE_SIZE / sizeof(struct static_key *))
 static struct static_key *pending_keys[PENDING_KEYS];
 static unsigned int nr_pending;
 static bool pending_on;
