@@ -11,8 +11,10 @@ V	?= 0
 SCRIPT	?=
 APPEND	?=
 NAME	?=
+SEED	?=
+COUNT	?=
 
-export IMPL V SCRIPT APPEND NAME
+export IMPL V SCRIPT APPEND NAME SEED COUNT
 
 HARNESS := scripts/harness.sh
 LOCK	:= build/.lock
@@ -21,7 +23,7 @@ run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
 .PHONY: run check check-all boot-test kselftest shell vm-run build deps tree config initramfs \
-	host-checks compat clean distclean help
+	host-checks compat bench bench-smoke fuzz clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
@@ -64,6 +66,15 @@ host-checks:	## checkpatch --strict, kernel-doc, jump-label NOP shape
 
 compat:		## differential test against upstream 6.12, in-tree callers compile
 	$(run) compat
+
+bench:		## ours vs upstream on a generated load [SITES=100000 BENCH_ONLY=ours|upstream]
+	$(run) bench
+
+bench-smoke:	## the bench on our kernel alone, 1000 sites: every metric produced
+	$(run) bench-smoke
+
+fuzz:		## fuzz the control file in the guest [SEED=N COUNT=N]
+	$(run) fuzz
 
 clean:		## remove build products of IMPL (keeps the extracted trees)
 	$(run) clean

@@ -41,6 +41,9 @@ check-all)	scripts/check.sh --all ;;
 boot-test|kselftest) scripts/check.sh --$1 "${NAME:?usage: make $1 NAME=FILE}" ;;
 host-checks)	do_build && scripts/host-checks.sh ;;
 compat)		scripts/check.d/compat.sh && scripts/check.d/callers.sh ;;
+bench)		scripts/bench.sh ;;
+bench-smoke)	BENCH_SMOKE=1 scripts/bench.sh ;;
+fuzz)		scripts/fuzz.sh ;;
 clean)		rm -rf "$OUT" ;;
 *)		die "unknown command '$1' (see make help)" ;;
 esac

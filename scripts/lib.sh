@@ -11,6 +11,12 @@ OURS_TREE=$BUILD/src/ours
 SELFTEST_DIR=tools/testing/selftests/dynamic_debug
 KTAP_HELPERS=$PRISTINE/tools/testing/selftests/kselftest/ktap_helpers.sh
 PROBLEMS=$TOP/scripts/kernel-problems
+# Guests run their 2 CPUs on one host thread (round-robin TCG). Multi-
+# threaded TCG loses cross-CPU code patching: a CPU keeps running a stale
+# translation holding the int3 of a finished text_poke_bp(), and 6.12's
+# own core oopses ("Oops: int3") within seconds when one CPU patches a
+# function another CPU runs. QEMU_TCG_THREAD=multi brings it back.
+QEMU_TCG_THREAD=${QEMU_TCG_THREAD:-single}
 DEB_PACKAGES="linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static bc bison flex \
 libelf-dev libssl-dev cpio kmod ccache rsync xz-utils python3 sparse binutils gcc make perl"
 export ARCH=x86_64
@@ -179,6 +185,9 @@ do_initramfs() {
 	cp /bin/busybox "$root/bin/" && cp "$TOP"/scripts/guest/* "$root/bin/" && mv "$root/bin/init" "$root/"
 	cp "$TOP"/scripts/variants/*.sh "$root/variants/" && cp "$TOP"/scripts/compat/{runner.sh,corpus} "$root/compat/"
 	echo "$IMPL" >"$root/etc/dyndbg-impl"
+	# root, and a user for the selftests' permission checks.
+	printf 'root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n' >"$root/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	quiet kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install &&
 		install -D -t "$root/lib/modules/$kver/extra" "$OUT"/test_modules/*.ko &&
 		depmod -b "$root" "$kver" &&
@@ -189,7 +198,7 @@ do_initramfs() {
 
 # qemu_cmd APPEND INITRD: QEMU becomes the one QEMU command line.
 qemu_cmd() {
-	QEMU=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 1024 -smp 2
+	QEMU=(qemu-system-x86_64 -accel tcg,thread=$QEMU_TCG_THREAD -cpu max -m 1024 -smp 2
 		-nographic -no-reboot -kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$2"
 		-append "console=ttyS0 panic=-1 printk.time=1 no_timer_check $1")
 }

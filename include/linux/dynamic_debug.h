@@ -18,6 +18,7 @@
 
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/types.h>
 
 /*
  * Flag bits of a call site.  The letters, names and printing order live in
@@ -40,39 +41,66 @@
 #define _DPRINTK_CLASS_BITS	6
 #define _DPRINTK_CLASS_DFLT	((1 << _DPRINTK_CLASS_BITS) - 1)
 
+/*
+ * A site's flags, class and line number share one word, the @bits of its
+ * descriptor: the flags in the low bits (the print flag is bit 0, which
+ * call sites test when jump labels are off), then the class id, then the
+ * line number.
+ */
+#define _DPRINTK_FLAGS_BITS	9
+#define _DPRINTK_LINE_SHIFT	(_DPRINTK_FLAGS_BITS + _DPRINTK_CLASS_BITS)
+#define _DPRINTK_LINE_MAX	((1U << (32 - _DPRINTK_LINE_SHIFT)) - 1)
+#define _DPRINTK_BITS_INIT(cls, line, flags)				\
+	((flags) | ((unsigned int)(cls) << _DPRINTK_FLAGS_BITS) |	\
+	 ((unsigned int)(line) << _DPRINTK_LINE_SHIFT))
+
 /**
  * struct _ddebug - descriptor of one dynamic debug call site
- * @modname: KBUILD_MODNAME of the object holding the site
- * @function: enclosing function
- * @filename: source file as the compiler saw it
- * @format: format string (or a description, for hex dumps)
- * @lineno: source line
- * @flags: _DPRINTK_FLAGS_* bits; written by the core under its lock,
- *	read locklessly by the printing path
- * @class_id: class of the site, or _DPRINTK_CLASS_DFLT
- * @reserved: padding, zero
  * @key: static key that guards the call when jump labels are available;
  *	which member the call site uses depends on _DPRINTK_FLAGS_DEFAULT
+ * @modfile: offset from the descriptor to its module name, which a NUL and
+ *	its source file name follow; 0 until the core registers the site
+ * @function: offset from the descriptor to its function name, or 0
+ * @format: offset from the descriptor to its format string, or 0
+ * @bits: flags, class and line number, as _DPRINTK_BITS_INIT() packs them;
+ *	the core writes the flags under its lock, the printing path reads
+ *	them without
  *
- * The linker collects these into an array, so the size must stay a
- * multiple of the alignment.
+ * The names live in struct _ddebug_names until the core registers the
+ * site; it then keeps 32-bit offsets to them here instead of pointers.
+ * The linker collects descriptors into an array: the size is a multiple
+ * of the alignment.
  */
 struct _ddebug {
-	const char *modname;
-	const char *function;
-	const char *filename;
-	const char *format;
-	unsigned int lineno;
-	unsigned short flags;
-	unsigned char class_id;
-	unsigned char reserved;
 #ifdef CONFIG_JUMP_LABEL
 	union {
 		struct static_key_true dflt_on;
 		struct static_key_false dflt_off;
 	} key;
 #endif
-} __aligned(8);
+	s32 modfile;
+	s32 function;
+	s32 format;
+	u32 bits;
+};
+
+/**
+ * struct _ddebug_names - the names of a call site, until it is registered
+ * @desc: the site's descriptor
+ * @modfile: KBUILD_MODNAME, a NUL, then the source file name
+ * @function: the enclosing function's name
+ * @format: the format string (or a description, for hex dumps)
+ *
+ * Kept in the ".init.dyndbg" section, which is freed once the kernel (or
+ * the module) has started: registering the site turns these pointers into
+ * the descriptor's offsets.
+ */
+struct _ddebug_names {
+	struct _ddebug *desc;
+	const char *modfile;
+	const char *function;
+	const char *format;
+};
 
 /**
  * enum class_map_type - how a class parameter maps its value onto classes
@@ -140,6 +168,8 @@ struct ddebug_class_map {
  * @num_descs: how many descriptors follow @descs
  * @classes: first class map (section __dyndbg_classes)
  * @num_classes: how many class maps follow @classes
+ * @names: first site names record (section .init.dyndbg, gone after init)
+ * @num_names: how many records follow @names
  *
  * The module loader fills it in by field name; each array sits with its
  * length here.
@@ -149,6 +179,8 @@ struct _ddebug_info {
 	unsigned int num_descs;
 	struct ddebug_class_map *classes;
 	unsigned int num_classes;
+	struct _ddebug_names *names;
+	unsigned int num_names;
 };
 
 /**
@@ -205,13 +237,14 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 	static_branch_unlikely(&(descriptor).key.dflt_off)
 #endif
 #else /* !CONFIG_JUMP_LABEL: one load and test of the flags */
+/* The core writes the flags under its lock while call sites read them. */
 #define _DPRINTK_KEY_INIT
 #ifdef DEBUG
 #define DYNAMIC_DEBUG_BRANCH(descriptor)				\
-	likely((descriptor).flags & _DPRINTK_FLAGS_PRINT)
+	likely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_PRINT)
 #else
 #define DYNAMIC_DEBUG_BRANCH(descriptor)				\
-	unlikely((descriptor).flags & _DPRINTK_FLAGS_PRINT)
+	unlikely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_PRINT)
 #endif
 #endif /* CONFIG_JUMP_LABEL */
 
@@ -220,21 +253,30 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
  * @name: variable name of the descriptor
  * @cls: class id, a constant below _DPRINTK_CLASS_DFLT, or the default
  * @fmt: format string shown in the control file and matched by "format"
+ *
+ * Besides the descriptor, a struct _ddebug_names in an init section holds
+ * the site's names.  The empty asm statement names it, so the compiler
+ * keeps it exactly when it keeps the code around the site: a site in dead
+ * code leaves neither behind, and inlined copies of the code share one.
  */
 #define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
-	static struct _ddebug name					\
-		__section("__dyndbg") __aligned(8) = {			\
-		.modname = KBUILD_MODNAME,				\
-		.filename = __FILE__,					\
-		.lineno = __LINE__,					\
-		.function = __func__,					\
-		.format = (fmt),					\
-		.class_id = (cls),					\
-		.flags = _DPRINTK_FLAGS_DEFAULT,			\
+	static struct _ddebug name __section("__dyndbg") = {		\
+		.bits = _DPRINTK_BITS_INIT(cls, __LINE__,		\
+					   _DPRINTK_FLAGS_DEFAULT),	\
 		_DPRINTK_KEY_INIT					\
 	};								\
+	static const struct _ddebug_names name##_names			\
+		__section(".init.dyndbg") __aligned(sizeof(void *)) = {	\
+		.desc = &(name),					\
+		.modfile = KBUILD_MODNAME "\0" __FILE__,		\
+		.function = __func__,					\
+		.format = (fmt),					\
+	};								\
+	asm volatile("" : : "i" (&name##_names));			\
 	BUILD_BUG_ON_MSG((cls) > _DPRINTK_CLASS_DFLT,			\
-			 "dynamic debug class id out of range")
+			 "dynamic debug class id out of range");	\
+	BUILD_BUG_ON_MSG(__LINE__ > _DPRINTK_LINE_MAX,			\
+			 "dynamic debug site beyond the last line it can record")
 
 #define DEFINE_DYNAMIC_DEBUG_METADATA(name, fmt)			\
 	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, _DPRINTK_CLASS_DFLT, fmt)

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Matching parsed queries against call sites and applying their flags;
- * ddebug_exec() runs a whole text, all or nothing.
+ * Matching parsed queries against call sites and applying their flags, a
+ * bounded amount of work per hold of the lock, with the code of changed
+ * sites patched in batches; ddebug_exec() runs a whole text, all or nothing.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
 
+#include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 #include <linux/parser.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -15,11 +19,13 @@
 
 #include "ddebug.h"
 
+/* ===================== matching ===================== */
+
 static bool file_matches(const char *pattern, const struct _ddebug *dp)
 {
-	return match_wildcard(pattern, dp->filename) ||
-	       match_wildcard(pattern, kbasename(dp->filename)) ||
-	       match_wildcard(pattern, site_file_relative(dp));
+	return match_wildcard(pattern, site_filename(dp)) ||
+	       match_wildcard(pattern, kbasename(site_filename(dp))) ||
+	       match_wildcard(pattern, ddebug_site_file(dp));
 }
 
 static bool format_matches(const char *pattern, const char *format)
@@ -29,48 +35,28 @@ static bool format_matches(const char *pattern, const char *format)
 	return strstr(format, pattern);
 }
 
-/**
- * ddebug_site_matches - whether a site is selected by a query
- * @dt: table holding the site
- * @dp: the site
- * @q: the query
- * @class_id: the class id the query selects in @dt, or _DPRINTK_CLASS_DFLT
- *	when it names no class
- *
- * The module selector is checked per table by the caller.  A query without
- * "class" never selects a site that has one.
- *
- * Return: true if every selector of @q matches @dp.
- */
-bool ddebug_site_matches(const struct ddebug_table *dt,
-			 const struct _ddebug *dp,
-			 const struct ddebug_query *q, int class_id)
+/* The selectors that sites of one run share: function and file. */
+static bool run_matches(const struct _ddebug *dp, const struct ddebug_query *q)
 {
-	if (dp->class_id != class_id)
+	if (q->func && !match_wildcard(q->func, site_function(dp)))
 		return false;
-	if (q->first_line && dp->lineno < q->first_line)
-		return false;
-	if (q->last_line && dp->lineno > q->last_line)
-		return false;
-	if (q->func && !match_wildcard(q->func, dp->function))
-		return false;
-	if (q->file && !file_matches(q->file, dp))
-		return false;
-	if (q->format && !format_matches(q->format, dp->format))
-		return false;
-	return true;
+	return !q->file || file_matches(q->file, dp);
 }
 
-static void log_change(const struct ddebug_table *dt, const struct _ddebug *dp,
-		       unsigned int newflags)
+/*
+ * The selectors checked site by site.  A query without "class" never
+ * selects a site that has one.
+ */
+static bool site_matches(const struct _ddebug *dp,
+			 const struct ddebug_query *q, int class_id)
 {
-	char was[DDEBUG_FLAGS_BUFSZ], now[DDEBUG_FLAGS_BUFSZ];
-
-	ddebug_vlog(DDEBUG_V_SITES, "changed %s:%u [%s]%s =%s => =%s\n",
-		    site_file_relative(dp), dp->lineno, dt->mod_name,
-		    dp->function,
-		    ddebug_flags_describe(site_flags(dp), was, sizeof(was)),
-		    ddebug_flags_describe(newflags, now, sizeof(now)));
+	if (site_class(dp) != class_id)
+		return false;
+	if (q->first_line && site_lineno(dp) < q->first_line)
+		return false;
+	if (q->last_line && site_lineno(dp) > q->last_line)
+		return false;
+	return !q->format || format_matches(q->format, site_format(dp));
 }
 
 /* Class id that @q selects in @dt: negative if @dt cannot match. */
@@ -81,7 +67,188 @@ static int query_class_in(const struct ddebug_table *dt,
 		return -ENOENT;
 	if (!q->class_name)
 		return _DPRINTK_CLASS_DFLT;
-	return table_class_id(dt, q->class_name);
+	return ddebug_class_id(dt, q->class_name);
+}
+
+/* ===================== changing sites ===================== */
+
+/*
+ * Static keys whose sites changed, patched together by one call of
+ * static_keys_update() before ddebug_lock is dropped.  A query switches
+ * every key it changes the same way, so one direction is enough.
+ * Protected by ddebug_lock.
+ */
+#ifdef CONFIG_JUMP_LABEL
+#define PENDING_KEYS	(PAGE_SIZE / sizeof(struct static_key *))
+static struct static_key *pending_keys[PENDING_KEYS];
+static unsigned int nr_pending;
+static bool pending_on;
+
+static void keys_flush(void)
+{
+	lockdep_assert_held(&ddebug_lock);
+	static_keys_update(pending_keys, nr_pending, pending_on);
+	nr_pending = 0;
+}
+
+static void key_queue(struct _ddebug *dp, bool on)
+{
+	lockdep_assert_held(&ddebug_lock);
+	if (nr_pending && (pending_on != on || nr_pending == PENDING_KEYS))
+		keys_flush();
+	pending_on = on;
+	/* Both key types share struct static_key; either member works. */
+	pending_keys[nr_pending++] = &dp->key.dflt_on.key;
+}
+#else
+static void keys_flush(void)
+{
+}
+
+static void key_queue(struct _ddebug *dp, bool on)
+{
+}
+#endif /* CONFIG_JUMP_LABEL */
+
+static void log_change(const struct ddebug_table *dt, const struct _ddebug *dp,
+		       unsigned int newflags)
+{
+	char was[DDEBUG_FLAGS_BUFSZ], now[DDEBUG_FLAGS_BUFSZ];
+
+	ddebug_vlog(DDEBUG_V_SITES, "changed %s:%u [%s]%s =%s => =%s\n",
+		    ddebug_site_file(dp), site_lineno(dp), dt->mod_name,
+		    site_function(dp),
+		    ddebug_flags_describe(site_flags(dp), was, sizeof(was)),
+		    ddebug_flags_describe(newflags, now, sizeof(now)));
+}
+
+/* Give a matching site the flags @q asks for; true if they changed. */
+static bool site_apply(const struct ddebug_table *dt, struct _ddebug *dp,
+		       const struct ddebug_query *q)
+{
+	unsigned int oldflags = site_flags(dp);
+	unsigned int newflags = (oldflags & q->mask) | q->set;
+	bool now_on = newflags & _DPRINTK_FLAGS_PRINT;
+
+	if (newflags == oldflags)
+		return false;
+	log_change(dt, dp, newflags);
+	site_flags_set(dp, newflags);
+	if (!dt->keyless && now_on != !!(oldflags & _DPRINTK_FLAGS_PRINT))
+		key_queue(dp, now_on);
+	return true;
+}
+
+/* ===================== walking a query ===================== */
+
+/*
+ * Work done under one hold of ddebug_lock: a site looked at counts one, a
+ * site changed eight more (its code is patched before the lock is dropped).
+ */
+#define WORK_PER_HOLD	4096
+#define WORK_PER_CHANGE	8
+
+/**
+ * struct apply_walk - where a query's walk over the tables is
+ * @tables: the list walked
+ * @dt: current table, NULL at the end
+ * @id: registration number of @dt, to resume after the lock was dropped
+ * @gen: ddebug_tables_gen when @dt was known to be listed
+ * @class_id: the class id @q selects in @dt
+ * @runs: the runs of @dt still to visit
+ * @site: next site of the current run, relative to its first
+ * @found: matching sites so far
+ */
+struct apply_walk {
+	struct list_head *tables;
+	struct ddebug_table *dt;
+	u64 id;
+	unsigned long gen;
+	int class_id;
+	struct ddebug_runs runs;
+	u32 site;
+	unsigned int found;
+};
+
+/* Make @dt (or the first table after it that @q may match) current. */
+static void walk_enter(struct apply_walk *w, struct ddebug_table *dt,
+		       const struct ddebug_query *q)
+{
+	for (; dt; dt = list_is_last(&dt->link, w->tables) ? NULL :
+			list_next_entry(dt, link)) {
+		w->class_id = query_class_in(dt, q);
+		if (w->class_id < 0)
+			continue;
+		ddebug_index_candidates(dt, q, &w->runs);
+		w->site = 0;
+		w->id = dt->id;
+		break;
+	}
+	w->dt = dt;
+}
+
+/* Find the walk's place again after ddebug_lock was dropped and retaken. */
+static void walk_resume(struct apply_walk *w, const struct ddebug_query *q)
+{
+	struct ddebug_table *dt;
+
+	if (!w->dt || w->tables != &ddebug_tables ||
+	    w->gen == ddebug_tables_gen)
+		return;
+	w->gen = ddebug_tables_gen;
+	dt = ddebug_table_next(w->tables, w->id - 1);
+	if (dt && dt->id == w->id)
+		return;		/* still listed: the same table, unchanged */
+	walk_enter(w, dt, q);
+}
+
+/*
+ * Visit the current run from its next site on.  Return the work done, and
+ * stop early when @budget runs out.
+ */
+static unsigned int walk_run(struct apply_walk *w, const struct ddebug_query *q,
+			     unsigned int budget)
+{
+	struct ddebug_table *dt = w->dt;
+	u32 r = w->runs.order ? w->runs.order[w->runs.pos] : w->runs.pos;
+	const struct ddebug_run *run = &dt->index.runs[r];
+	struct _ddebug *dp;
+	unsigned int work = 1;
+
+	if (!w->site && !run_matches(&dt->sites[run->first], q)) {
+		w->runs.pos++;
+		return work;
+	}
+	for (; w->site < run->count && work < budget; w->site++, work++) {
+		dp = &dt->sites[run->first + w->site];
+		if (!site_matches(dp, q, w->class_id))
+			continue;
+		w->found++;
+		if (site_apply(dt, dp, q))
+			work += WORK_PER_CHANGE;
+	}
+	if (w->site == run->count) {
+		w->site = 0;
+		w->runs.pos++;
+	}
+	return work;
+}
+
+/* One hold of the lock's worth of a query; false once the walk is done. */
+static bool walk_some(struct apply_walk *w, const struct ddebug_query *q)
+{
+	unsigned int work = 0;
+
+	walk_resume(w, q);
+	while (w->dt && work < WORK_PER_HOLD) {
+		if (w->runs.pos < w->runs.end)
+			work += walk_run(w, q, WORK_PER_HOLD - work);
+		else
+			walk_enter(w, list_is_last(&w->dt->link, w->tables) ?
+				   NULL : list_next_entry(w->dt, link), q);
+	}
+	keys_flush();
+	return w->dt;
 }
 
 /**
@@ -90,58 +257,39 @@ static int query_class_in(const struct ddebug_table *dt,
  *	test's private list)
  * @q: the query
  *
- * Context: ddebug_lock held when @tables is the registry.  May sleep.
+ * Takes ddebug_lock for bounded work at a time (a few thousand sites
+ * looked at or changed), patching the code of the changed sites as one
+ * batch before each release, so that readers, module loading and class
+ * parameters make progress during a long query.  A table added meanwhile
+ * may or may not be visited; one removed meanwhile is not visited further.
+ * A literal function or file name is found through the tables' indexes.
+ *
+ * Context: process context, ddebug_lock not held; sleeps.
  * Return: the number of matching sites, changed or not.
  */
 unsigned int ddebug_apply_query(struct list_head *tables,
 				const struct ddebug_query *q)
 {
-	struct ddebug_table *dt;
-	unsigned int i, found = 0;
-	unsigned int newflags;
-	int class_id;
+	struct apply_walk w = { .tables = tables };
+	bool more;
 
-	list_for_each_entry(dt, tables, link) {
-		class_id = query_class_in(dt, q);
-		if (class_id < 0)
-			continue;
-		for (i = 0; i < dt->num_sites; i++) {
-			struct _ddebug *dp = &dt->sites[i];
-
-			if (!ddebug_site_matches(dt, dp, q, class_id))
-				continue;
-			found++;
-			newflags = (site_flags(dp) & q->mask) | q->set;
-			if (newflags == site_flags(dp))
-				continue;
-			log_change(dt, dp, newflags);
-			site_set_flags(dt, dp, newflags);
-		}
+	mutex_lock(&ddebug_lock);
+	w.gen = ddebug_tables_gen;
+	if (!list_empty(tables))
+		walk_enter(&w, list_first_entry(tables, struct ddebug_table,
+						link), q);
+	for (;;) {
+		more = walk_some(&w, q);
+		if (!more)
+			break;
+		mutex_unlock(&ddebug_lock);
+		cond_resched();
+		mutex_lock(&ddebug_lock);
 	}
-	return found;
+	mutex_unlock(&ddebug_lock);
+	return w.found;
 }
-
-/**
- * ddebug_apply_batch - apply parsed queries in order
- * @tables: as for ddebug_apply_query()
- * @batch: the queries
- *
- * Context: as for ddebug_apply_query().
- * Return: the total number of matches.
- */
-unsigned int ddebug_apply_batch(struct list_head *tables,
-				const struct ddebug_batch *batch)
-{
-	unsigned int i, found = 0, n;
-
-	for (i = 0; i < batch->count; i++) {
-		n = ddebug_apply_query(tables, &batch->queries[i]);
-		ddebug_vlog(DDEBUG_V_SUMMARY, "query %u: %u matches\n",
-			    i + 1, n);
-		found += n;
-	}
-	return found;
-}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
 
 /**
  * ddebug_run - parse a text of queries and apply it to a list of tables
@@ -150,34 +298,45 @@ unsigned int ddebug_apply_batch(struct list_head *tables,
  * @modname: restrict queries that name no module to this one, or NULL
  * @err: filled when the text is rejected; its word points into @buf
  *
- * All or nothing: if any query is invalid, no site changes.  Logs nothing
- * but verbose messages; reporting errors is the caller's choice.
+ * All or nothing: every query is checked before the first one applies, so
+ * if any is invalid, no site changes.  The text is parsed twice (checked
+ * in @buf, applied from a copy) rather than kept parsed, so a write costs
+ * one more page at most, whatever it holds.  Logs nothing but verbose
+ * messages; reporting errors is the caller's choice.
  *
  * Return: the number of matches, -EINVAL for an invalid query, or -ENOMEM.
  */
 int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	       struct ddebug_parse_error *err)
 {
-	struct ddebug_batch batch;
-	unsigned int i, found;
+	struct ddebug_parser ps;
+	struct ddebug_query q;
+	unsigned int count, n, found = 0;
+	char *copy;
 	int ret;
 
-	ret = ddebug_parse(buf, &batch, err);
+	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
+	if (!copy)
+		return -ENOMEM;
+	ret = ddebug_parse_check(buf, &count, err);
 	if (ret)
-		return ret;
+		goto out;
 
-	for (i = 0; modname && i < batch.count; i++)
-		if (!batch.queries[i].module)
-			batch.queries[i].module = modname;
-
-	mutex_lock(&ddebug_lock);
-	found = ddebug_apply_batch(tables, &batch);
-	mutex_unlock(&ddebug_lock);
-
+	ddebug_parser_init(&ps, copy);
+	while (ddebug_parse_next(&ps, &q, err) > 0) {
+		if (modname && !q.module)
+			q.module = modname;
+		n = ddebug_apply_query(tables, &q);
+		ddebug_vlog(DDEBUG_V_SUMMARY, "query %u: %u matches\n",
+			    ps.count, n);
+		found += n;
+	}
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%u queries, %u matches\n",
-		    batch.count, found);
-	ddebug_batch_free(&batch);
-	return found;
+		    count, found);
+	ret = found;
+out:
+	kfree(copy);
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_run);
 
@@ -206,7 +365,7 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 		       DDEBUG_QUERY_MAX);
 		return -E2BIG;
 	}
-	buf = kmemdup(text, len + 1, GFP_KERNEL);
+	buf = kmemdup(text, len + 1, GFP_KERNEL | __GFP_NOWARN);
 	if (!buf)
 		return -ENOMEM;
 

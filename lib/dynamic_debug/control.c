@@ -84,9 +84,14 @@ static void *control_start(struct seq_file *m, loff_t *pos)
 		return SEQ_START_TOKEN;
 	}
 
-	/* Resume where the last read() stopped if nothing was (un)loaded. */
-	if (r->valid && r->it.gen == ddebug_tables_gen && r->pos == *pos)
-		return reader_current(r);
+	/*
+	 * Resume where the last read() stopped if nothing was (un)loaded; the
+	 * site it stopped at may have lost its flags since.
+	 */
+	if (r->valid && r->it.gen == ddebug_tables_gen && r->pos == *pos) {
+		dp = reader_current(r);
+		return dp && !shown(r, dp) ? reader_next(r) : dp;
+	}
 
 	dp = reader_first(r);
 	for (n = 1; dp && n < *pos; n++)
@@ -147,16 +152,16 @@ static int control_show(struct seq_file *m, void *v)
 		return 0;
 	}
 
-	seq_printf(m, "%s:%u [%s]%s =%s ", site_file_relative(dp), dp->lineno,
-		   dt->mod_name, dp->function,
+	seq_printf(m, "%s:%u [%s]%s =%s ", ddebug_site_file(dp), site_lineno(dp),
+		   dt->mod_name, site_function(dp),
 		   ddebug_flags_describe(site_flags(dp), flags, sizeof(flags)));
-	show_format(m, dp->format);
+	show_format(m, site_format(dp));
 	/* A class the module did not declare is shown by its number. */
-	class = site_has_class(dp) ? table_class_name(dt, dp) : NULL;
+	class = site_has_class(dp) ? ddebug_class_name(dt, dp) : NULL;
 	if (class)
 		seq_printf(m, " class:%s\n", class);
 	else if (site_has_class(dp))
-		seq_printf(m, " class unknown, _id:%d\n", dp->class_id);
+		seq_printf(m, " class unknown, _id:%d\n", site_class(dp));
 	else
 		seq_putc(m, '\n');
 	return 0;
@@ -209,6 +214,12 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	text = memdup_user_nul(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
+	/* The parser would stop at a NUL and ignore the rest of the write. */
+	if (strlen(text) != len) {
+		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
+		kfree(text);
+		return -EINVAL;
+	}
 
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n", len);
 	ret = ddebug_exec(text, NULL, NULL);

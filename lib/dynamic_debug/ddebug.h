@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 /* ===================== flags ===================== */
@@ -79,6 +80,32 @@ do {									\
 /* ===================== sites ===================== */
 
 /**
+ * struct ddebug_run - consecutive sites of a table in one file and function
+ * @first: index of the first site in the table
+ * @count: number of sites
+ */
+struct ddebug_run {
+	u32 first;
+	u32 count;
+};
+
+/**
+ * struct ddebug_index - what finds a table's sites by function or file
+ * @runs: the table's sites cut into runs, in site order
+ * @by_function: run numbers sorted by function name
+ * @by_file: run numbers sorted by the base name of the file
+ * @nr_runs: number of runs
+ *
+ * Built once when the table is added; read-only afterwards.
+ */
+struct ddebug_index {
+	struct ddebug_run *runs;
+	u32 *by_function;
+	u32 *by_file;
+	u32 nr_runs;
+};
+
+/**
  * struct ddebug_table - the call sites of one module (or built-in module)
  * @link: entry in the registry list (or in a test's private list)
  * @mod_name: module name; for loadable modules the module's own name[]
@@ -86,6 +113,8 @@ do {									\
  * @num_sites: number of descriptors
  * @maps: class maps declared by this module, or NULL
  * @num_maps: number of entries in @maps
+ * @id: registration number, unique and increasing along the registry list
+ * @index: runs of @sites by function and file
  * @keyless: sites are not patched through static keys (test tables);
  *	only their flags change
  */
@@ -96,14 +125,17 @@ struct ddebug_table {
 	unsigned int num_sites;
 	const struct ddebug_class_map **maps;
 	unsigned int num_maps;
+	u64 id;
+	struct ddebug_index index;
 	bool keyless;
 };
 
 /*
  * ddebug_lock protects ddebug_tables (the registry list and every table on
- * it, including their class maps) and serialises all changes of site flags
- * and static keys.  Readers of the control file hold it between seq_file
- * start and stop, so module unloading waits for them.
+ * it, including their class maps and indexes) and serialises all changes
+ * of site flags and static keys.  Readers of the control file hold it
+ * between seq_file start and stop, so module unloading waits for them.
+ * Writers hold it for bounded work at a time (see apply.c).
  */
 extern struct mutex ddebug_lock;
 extern struct list_head ddebug_tables;
@@ -115,16 +147,65 @@ extern struct _ddebug __start___dyndbg[];
 extern struct _ddebug __stop___dyndbg[];
 extern struct ddebug_class_map __start___dyndbg_classes[];
 extern struct ddebug_class_map __stop___dyndbg_classes[];
+extern struct _ddebug_names __start___dyndbg_names[];
+extern struct _ddebug_names __stop___dyndbg_names[];
 
 /* Descriptor accessors: the only code that knows the descriptor layout. */
+#define DDEBUG_FLAGS_MASK	((1U << _DPRINTK_FLAGS_BITS) - 1)
+
 static inline unsigned int site_flags(const struct _ddebug *dp)
 {
-	return READ_ONCE(dp->flags);
+	return READ_ONCE(dp->bits) & DDEBUG_FLAGS_MASK;
+}
+
+/* Context: ddebug_lock held, for sites on the registry. */
+static inline void site_flags_set(struct _ddebug *dp, unsigned int flags)
+{
+	WRITE_ONCE(dp->bits, (dp->bits & ~DDEBUG_FLAGS_MASK) | flags);
+}
+
+static inline int site_class(const struct _ddebug *dp)
+{
+	return (dp->bits >> _DPRINTK_FLAGS_BITS) & _DPRINTK_CLASS_DFLT;
 }
 
 static inline bool site_has_class(const struct _ddebug *dp)
 {
-	return dp->class_id != _DPRINTK_CLASS_DFLT;
+	return site_class(dp) != _DPRINTK_CLASS_DFLT;
+}
+
+static inline unsigned int site_lineno(const struct _ddebug *dp)
+{
+	return dp->bits >> _DPRINTK_LINE_SHIFT;
+}
+
+/* A name at offset @off from the descriptor; "" before registration. */
+static inline const char *site_name(const struct _ddebug *dp, s32 off)
+{
+	return off ? (const char *)dp + off : "";
+}
+
+static inline const char *site_modname(const struct _ddebug *dp)
+{
+	return site_name(dp, dp->modfile);
+}
+
+/* The source file as the compiler named it; see ddebug_site_file(). */
+static inline const char *site_filename(const struct _ddebug *dp)
+{
+	const char *modname = site_modname(dp);
+
+	return dp->modfile ? modname + strlen(modname) + 1 : "";
+}
+
+static inline const char *site_function(const struct _ddebug *dp)
+{
+	return site_name(dp, dp->function);
+}
+
+static inline const char *site_format(const struct _ddebug *dp)
+{
+	return site_name(dp, dp->format);
 }
 
 /**
@@ -143,13 +224,43 @@ struct ddebug_iter {
 struct _ddebug *ddebug_iter_first(struct ddebug_iter *it);
 struct _ddebug *ddebug_iter_next(struct ddebug_iter *it);
 
-const char *site_file_relative(const struct _ddebug *dp);
-void site_set_flags(const struct ddebug_table *dt, struct _ddebug *dp,
-		    unsigned int newflags);
-const char *table_class_name(const struct ddebug_table *dt,
-			     const struct _ddebug *dp);
-int table_class_id(const struct ddebug_table *dt, const char *name);
+void ddebug_names_resolve(const struct _ddebug_names *names, unsigned int n);
+const char *ddebug_site_file(const struct _ddebug *dp);
+const char *ddebug_class_name(const struct ddebug_table *dt,
+			      const struct _ddebug *dp);
+int ddebug_class_id(const struct ddebug_table *dt, const char *name);
+struct ddebug_table *ddebug_table_next(struct list_head *tables, u64 id);
 bool ddebug_core_ready(void);
+
+int ddebug_tables_add_builtin(void);
+void ddebug_tables_remove_all(void);
+int ddebug_table_add(const char *mod_name, struct _ddebug *sites,
+		     unsigned int n, struct ddebug_class_map *maps,
+		     unsigned int num_maps);
+void ddebug_table_remove(const char *mod_name);
+
+/* ===================== index ===================== */
+
+/**
+ * struct ddebug_runs - the runs of a table that a query visits
+ * @order: run numbers to visit at positions @pos..@end-1, or NULL to
+ *	visit runs @pos..@end-1 themselves
+ * @pos: next position
+ * @end: end position
+ */
+struct ddebug_runs {
+	const u32 *order;
+	u32 pos;
+	u32 end;
+};
+
+int ddebug_index_build(struct ddebug_table *dt);
+void ddebug_index_free(struct ddebug_table *dt);
+size_t ddebug_index_bytes(const struct ddebug_table *dt);
+struct ddebug_query;
+void ddebug_index_candidates(const struct ddebug_table *dt,
+			     const struct ddebug_query *q,
+			     struct ddebug_runs *out);
 
 /* ===================== queries ===================== */
 
@@ -180,12 +291,14 @@ struct ddebug_query {
 };
 
 /**
- * struct ddebug_batch - every query of one write, parsed
- * @queries: array of @count queries
- * @count: number of non-blank queries
+ * struct ddebug_parser - position in a text of queries
+ * @p: first character not yet read
+ * @pending_end: the last word was ended by ';' or a newline
+ * @count: valid queries read so far
  */
-struct ddebug_batch {
-	struct ddebug_query *queries;
+struct ddebug_parser {
+	char *p;
+	bool pending_end;
 	unsigned int count;
 };
 
@@ -201,6 +314,8 @@ enum ddebug_parse_reason {
 	DDEBUG_ERR_MISSING_FLAGS,
 	DDEBUG_ERR_UNKNOWN_FLAG,
 	DDEBUG_ERR_TOO_MANY_WORDS,
+	DDEBUG_ERR_EMPTY_FORMAT,
+	DDEBUG_ERR_NUL_IN_FORMAT,
 	DDEBUG_ERR_NOMEM,
 };
 
@@ -219,9 +334,11 @@ struct ddebug_parse_error {
 /* Longest write to the control file, and longest boot or module query. */
 #define DDEBUG_QUERY_MAX	4095
 
-int ddebug_parse(char *text, struct ddebug_batch *batch,
-		 struct ddebug_parse_error *err);
-void ddebug_batch_free(struct ddebug_batch *batch);
+void ddebug_parser_init(struct ddebug_parser *ps, char *text);
+int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
+		      struct ddebug_parse_error *err);
+int ddebug_parse_check(char *text, unsigned int *count,
+		       struct ddebug_parse_error *err);
 int ddebug_parse_flags(const char *word, unsigned int *mask,
 		       unsigned int *set);
 const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason);
@@ -230,13 +347,8 @@ void ddebug_report_error(const char *source,
 
 /* ===================== apply ===================== */
 
-bool ddebug_site_matches(const struct ddebug_table *dt,
-			 const struct _ddebug *dp,
-			 const struct ddebug_query *q, int class_id);
 unsigned int ddebug_apply_query(struct list_head *tables,
 				const struct ddebug_query *q);
-unsigned int ddebug_apply_batch(struct list_head *tables,
-				const struct ddebug_batch *batch);
 int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	       struct ddebug_parse_error *err);
 int ddebug_exec(const char *text, const char *modname, const char *source);
@@ -244,7 +356,7 @@ int ddebug_exec(const char *text, const char *modname, const char *source);
 /* ===================== params ===================== */
 
 void ddebug_params_boot(void);
-void ddebug_params_module_coming(const char *mod_name);
+void ddebug_params_module_coming(const char *mod_name, const char *args);
 void ddebug_class_params_replay(void);
 
 #endif /* _LIB_DYNAMIC_DEBUG_DDEBUG_H */

@@ -24,32 +24,60 @@
 
 /* ===================== fake call sites ===================== */
 
-#define SITE(_mod, _file, _func, _line, _fmt, _cls) {			\
-	.modname = _mod, .filename = _file, .function = _func,		\
-	.lineno = _line, .format = _fmt, .class_id = _cls }
+/* What a fake site is made of; fake_tables_setup() builds its descriptor. */
+struct fake_site {
+	const char *modfile;
+	const char *func;
+	const char *fmt;
+	unsigned int line;
+	int cls;
+};
+
+#define SITE(_mod, _file, _func, _line, _fmt, _cls)			\
+	{ _mod "\0" _file, _func, _fmt, _line, _cls }
 #define NOCLS	_DPRINTK_CLASS_DFLT
 
-static struct _ddebug alpha_sites[] = {
+static const struct fake_site alpha_fakes[] = {
 	SITE("alpha", "drivers/alpha/core.c", "alpha_probe", 10, "probing %s\n", NOCLS),
 	SITE("alpha", "drivers/alpha/core.c", "alpha_probe", 20, "found %d devices\n", NOCLS),
 	SITE("alpha", "drivers/alpha/core.c", "alpha_remove", 30, "removing\n", NOCLS),
 	SITE("alpha", "drivers/alpha/helper.c", "alpha_helper", 5, "helper\tstep %d\n", NOCLS),
 };
 
-static struct _ddebug beta_sites[] = {
+static const struct fake_site beta_fakes[] = {
 	SITE("beta", "fs/beta/super.c", "beta_fill_super", 100, "fill super\n", NOCLS),
 	SITE("beta", "fs/beta/super.c", "beta_probe", 200, "probing beta\n", NOCLS),
 	SITE("beta", "/abs/src/fs/beta/inode.c", "beta_iget", 50,
 	     "say \"hi\" to inode %lu\n", NOCLS),
 };
 
-static struct _ddebug gamma_sites[] = {
+static const struct fake_site gamma_fakes[] = {
 	SITE("gamma", "gamma/main.c", "gamma_run", 1, "plain\n", NOCLS),
 	SITE("gamma", "gamma/main.c", "gamma_run", 2, "core msg\n", 0),
 	SITE("gamma", "gamma/main.c", "gamma_run", 3, "kms msg\n", 1),
 	SITE("gamma", "gamma/main.c", "gamma_run", 4, "no map covers this\n", 5),
 	SITE("gamma", "gamma/main.c", "gamma_run", 5, "v1 msg", 10),
 };
+
+/* Static, so that the names are within reach of 32-bit offsets. */
+static struct _ddebug alpha_sites[ARRAY_SIZE(alpha_fakes)];
+static struct _ddebug beta_sites[ARRAY_SIZE(beta_fakes)];
+static struct _ddebug gamma_sites[ARRAY_SIZE(gamma_fakes)];
+
+static const struct fake_site *const fakes_of[] = {
+	alpha_fakes, beta_fakes, gamma_fakes,
+};
+
+static void fake_site_setup(struct _ddebug *dp, const struct fake_site *f)
+{
+	struct _ddebug_names names = {
+		.desc = dp, .modfile = f->modfile, .function = f->func,
+		.format = f->fmt,
+	};
+
+	dp->bits = _DPRINTK_BITS_INIT(f->cls, f->line, 0);
+	ddebug_names_resolve(&names, 1);
+}
 
 static const char * const gamma_bit_names[] = { "G_CORE", "G_KMS", "G_DRV" };
 static const char * const gamma_level_names[] = { "V1", "V2" };
@@ -108,7 +136,7 @@ static struct list_head *fake_reset(unsigned int flags)
 	for (i = 0; i < ARRAY_SIZE(fake_tables); i++)
 		list_add_tail(&fake_tables[i].link, &fake_list);
 	for (i = 0; i < NR_SITES; i++)
-		fake_site(i)->flags = flags;
+		site_flags_set(fake_site(i), flags);
 	return &fake_list;
 }
 
@@ -119,7 +147,7 @@ static unsigned long sites_with(unsigned int flags)
 	unsigned int i;
 
 	for (i = 0; i < NR_SITES; i++)
-		if ((fake_site(i)->flags & flags) == flags)
+		if ((site_flags(fake_site(i)) & flags) == flags)
 			mask |= BIT(i);
 	return mask;
 }
@@ -129,7 +157,7 @@ static bool all_sites_have_exactly(unsigned int flags)
 	unsigned int i;
 
 	for (i = 0; i < NR_SITES; i++)
-		if (fake_site(i)->flags != flags)
+		if (site_flags(fake_site(i)) != flags)
 			return false;
 	return true;
 }
@@ -207,6 +235,24 @@ static const struct parse_case parse_cases[] = {
 	{ "escape double quote inside quotes", "format \"say \\\"hi\\\"\" +p", 1,
 	  .format = "say \"hi\"", ADD(P) },
 	{ "escape octal", "format \\101\\102 +p", 1, .format = "AB", ADD(P) },
+	{ "escaped double quote in a quoted file", "file \"a\\\"b.c\" +p", 1,
+	  .file = "a\"b.c", ADD(P) },
+	{ "escaped single quote in a quoted func", "func 'it\\'s' +p", 1,
+	  .func = "it's", ADD(P) },
+	{ "escaped double quote in a quoted module", "module \"m\\\"x\" +p", 1,
+	  .module = "m\"x", ADD(P) },
+	{ "escaped double quote in a quoted class", "class \"C\\\"D\" +p", 1,
+	  .class_name = "C\"D", ADD(P) },
+	{ "escaped single quote in a quoted format", "format 'it\\'s' +p", 1,
+	  .format = "it's", ADD(P) },
+	{ "escaped double quote inside single quotes", "file 'a\\\"b' +p", 1,
+	  .file = "a\"b", ADD(P) },
+	{ "escaped backslash before the closing quote", "format \"a\\\\\" +p", 1,
+	  .format = "a\\", ADD(P) },
+	{ "escaped backslash then escaped quote", "format \"\\\\\\\"\" +p", 1,
+	  .format = "\\\"", ADD(P) },
+	{ "backslash of another escape kept for file", "file \"a\\tb\" +p", 1,
+	  .file = "a\\tb", ADD(P) },
 	{ "semicolon inside quotes", "format \"a;b\" +p", 1, .format = "a;b", ADD(P) },
 	{ "hash inside a word", "format a#b +p", 1, .format = "a#b", ADD(P) },
 	{ "every keyword at once",
@@ -223,6 +269,8 @@ static const struct parse_case parse_cases[] = {
 	{ "set no flags with underscore", "module m =_", 1, .module = "m", SET(0) },
 	{ "add underscore changes nothing", "module m +_", 1, .module = "m", ADD(0) },
 	{ "bare equals clears", "module m =", 1, .module = "m", SET(0) },
+	{ "bare plus changes nothing", "module m +", 1, .module = "m", ADD(0) },
+	{ "bare minus changes nothing", "module m -", 1, .module = "m", DEL(0) },
 	{ "stack dump flag", "module m +d", 1, .module = "m", ADD(D) },
 	{ "source name flag", "module m +s", 1, .module = "m", ADD(S) },
 	{ "semicolon separates queries", "file a +p; file b -p", 2, .file = "a", ADD(P) },
@@ -236,6 +284,8 @@ static const struct parse_case parse_cases[] = {
 	  .file = "a", ADD(P) },
 	{ "empty text", "", 0 },
 	{ "only blanks and comments", "\n\t;# nothing\n", 0 },
+	{ "only whitespace", "\n \t\r\t  ", 0 },
+	{ "only a comment", "# +p", 0 },
 };
 
 static void parse_case_desc(const struct parse_case *c, char *desc)
@@ -256,19 +306,35 @@ static void expect_str(struct kunit *test, const char *got, const char *want)
 		KUNIT_EXPECT_STREQ(test, got, want);
 }
 
+/* Parse all of @text; keep the first query in @first; count them all. */
+static int parse_all(char *text, struct ddebug_query *first,
+		     unsigned int *count, struct ddebug_parse_error *err)
+{
+	struct ddebug_parser ps;
+	struct ddebug_query q;
+	int ret;
+
+	memset(first, 0, sizeof(*first));
+	ddebug_parser_init(&ps, text);
+	while ((ret = ddebug_parse_next(&ps, &q, err)) > 0)
+		if (ps.count == 1)
+			*first = q;
+	*count = ps.count;
+	return ret;
+}
+
 static void parses_valid_queries(struct kunit *test)
 {
 	const struct parse_case *c = test->param_value;
 	char *buf = kunit_kstrdup(test, c->text, GFP_KERNEL);
 	struct ddebug_parse_error err;
-	struct ddebug_batch batch;
-	const struct ddebug_query *q;
+	struct ddebug_query first, *q = &first;
+	unsigned int count;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, ddebug_parse(buf, &batch, &err), 0);
-	KUNIT_ASSERT_EQ(test, batch.count, c->count);
+	KUNIT_ASSERT_EQ(test, parse_all(buf, &first, &count, &err), 0);
+	KUNIT_ASSERT_EQ(test, count, c->count);
 	if (c->count) {
-		q = &batch.queries[0];
 		expect_str(test, q->file, c->file);
 		expect_str(test, q->func, c->func);
 		expect_str(test, q->module, c->module);
@@ -279,7 +345,6 @@ static void parses_valid_queries(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, q->mask, c->mask);
 		KUNIT_EXPECT_EQ(test, q->set, c->set);
 	}
-	ddebug_batch_free(&batch);
 }
 
 /* ===================== rejected queries ===================== */
@@ -367,6 +432,7 @@ static const struct error_case error_cases[] = {
 	  "99999999999999999999", BAD_LINE),
 	E("rejects negative looking range", "line 5--1 +p", 1, "5--1", BAD_LINE),
 	E("rejects junk in file shorthand", "file a.c:1x +p", 1, "1x", BAD_LINE),
+	E("rejects letters in a range", "line a-b +p", 1, "a-b", BAD_LINE),
 	E("rejects backwards range", "line 10-5 +p", 1, "10-5", LINE_ORDER),
 	E("rejects backwards file shorthand", "file a.c:20-10 +p", 1, "20-10",
 	  LINE_ORDER),
@@ -380,6 +446,19 @@ static const struct error_case error_cases[] = {
 	  "abc +p", UNCLOSED_QUOTE),
 	E("rejects unclosed quote in second query",
 	  "module alpha +p; format 'x", 2, "x", UNCLOSED_QUOTE),
+	E("rejects an empty format", "format \"\" +p", 1, "format", EMPTY_FORMAT),
+	E("rejects an empty single-quoted format", "format '' =_", 1, "format",
+	  EMPTY_FORMAT),
+	E("rejects a format of only the anchor", "format ^ +p", 1, "format",
+	  EMPTY_FORMAT),
+	E("rejects a format empty after unescaping", "format \"\\000\" =_", 1,
+	  "format", EMPTY_FORMAT),
+	E("rejects an anchor followed by a NUL", "format ^\\000 +p", 1, "format",
+	  EMPTY_FORMAT),
+	E("rejects an empty format in a later query",
+	  "module m +p; format \"\" -p", 2, "format", EMPTY_FORMAT),
+	E("rejects a NUL inside a format", "format a\\000b +p", 1, "format",
+	  NUL_IN_FORMAT),
 	E("rejects too many words",
 	  "file a func b line 1 module m format f class c file z +p", 1, "z",
 	  TOO_MANY_WORDS),
@@ -540,9 +619,9 @@ static void applies_flag_operators(struct kunit *test)
 	fake_reset(c->before);
 	KUNIT_ASSERT_EQ(test, run(test, c->text, NULL, &err, word, sizeof(word)),
 			hweight_long(UNCLASSED));
-	KUNIT_EXPECT_EQ(test, fake_site(0)->flags, c->after);
+	KUNIT_EXPECT_EQ(test, site_flags(fake_site(0)), c->after);
 	/* Classed sites were not touched by a classless query. */
-	KUNIT_EXPECT_EQ(test, fake_site(8)->flags, c->before);
+	KUNIT_EXPECT_EQ(test, site_flags(fake_site(8)), c->before);
 }
 
 /* ===================== single tests ===================== */
@@ -607,19 +686,28 @@ static const char kunit_path[] = "lib/dynamic_debug/" KBUILD_MODNAME ".c";
 
 static void strips_source_root_from_file_names(struct kunit *test)
 {
-	struct _ddebug site = SITE("x", __FILE__, "f", 1, "", NOCLS);
+	static const struct fake_site here = SITE("x", __FILE__, "f", 1, "", NOCLS);
+	static const struct fake_site elsewhere =
+		SITE("x", "/elsewhere/lib/x.c", "f", 1, "", NOCLS);
+	static struct _ddebug site;
 
 	/* This file's path as the kernel build names it. */
-	KUNIT_EXPECT_STREQ(test, site_file_relative(&site), kunit_path);
-	site.filename = "/elsewhere/lib/x.c";
-	KUNIT_EXPECT_STREQ(test, site_file_relative(&site), "/elsewhere/lib/x.c");
+	fake_site_setup(&site, &here);
+	KUNIT_EXPECT_STREQ(test, ddebug_site_file(&site), kunit_path);
+	fake_site_setup(&site, &elsewhere);
+	KUNIT_EXPECT_STREQ(test, ddebug_site_file(&site), "/elsewhere/lib/x.c");
+	KUNIT_EXPECT_STREQ(test, site_modname(&site), "x");
+	KUNIT_EXPECT_STREQ(test, site_function(&site), "f");
+	KUNIT_EXPECT_EQ(test, site_lineno(&site), 1U);
+	KUNIT_EXPECT_FALSE(test, site_has_class(&site));
 }
 
 static void parses_longest_query(struct kunit *test)
 {
 	char *text = kunit_kzalloc(test, DDEBUG_QUERY_MAX + 1, GFP_KERNEL);
 	struct ddebug_parse_error err;
-	struct ddebug_batch batch;
+	struct ddebug_query q;
+	unsigned int count;
 	size_t n;
 
 	KUNIT_ASSERT_NOT_NULL(test, text);
@@ -627,26 +715,41 @@ static void parses_longest_query(struct kunit *test)
 	memset(text + n, 'a', DDEBUG_QUERY_MAX - n - 3);
 	strscpy(text + DDEBUG_QUERY_MAX - 3, " +p", 4);
 	KUNIT_ASSERT_EQ(test, strlen(text), (size_t)DDEBUG_QUERY_MAX);
-	KUNIT_ASSERT_EQ(test, ddebug_parse(text, &batch, &err), 0);
-	KUNIT_EXPECT_EQ(test, batch.count, 1U);
-	KUNIT_EXPECT_EQ(test, strlen(batch.queries[0].format),
-			(size_t)DDEBUG_QUERY_MAX - n - 3);
-	ddebug_batch_free(&batch);
+	KUNIT_ASSERT_EQ(test, parse_all(text, &q, &count, &err), 0);
+	KUNIT_EXPECT_EQ(test, count, 1U);
+	KUNIT_EXPECT_EQ(test, strlen(q.format), (size_t)DDEBUG_QUERY_MAX - n - 3);
 }
 
 static void parses_many_queries(struct kunit *test)
 {
 	char *text = kunit_kzalloc(test, DDEBUG_QUERY_MAX + 1, GFP_KERNEL);
 	struct ddebug_parse_error err;
-	struct ddebug_batch batch;
-	unsigned int i;
+	unsigned int i, count;
 
 	KUNIT_ASSERT_NOT_NULL(test, text);
 	for (i = 0; i < 1000; i++)
 		strcat(text, "+p;");
-	KUNIT_ASSERT_EQ(test, ddebug_parse(text, &batch, &err), 0);
-	KUNIT_EXPECT_EQ(test, batch.count, 1000U);
-	ddebug_batch_free(&batch);
+	KUNIT_ASSERT_EQ(test, ddebug_parse_check(text, &count, &err), 0);
+	KUNIT_EXPECT_EQ(test, count, 1000U);
+}
+
+static void rejects_a_thousand_words(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, DDEBUG_QUERY_MAX + 1, GFP_KERNEL);
+	struct ddebug_parse_error err;
+	char word[64];
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < 999; i++)
+		strcat(text, "x ");
+	strcat(text, "+p");
+	fake_reset(0);
+	KUNIT_EXPECT_EQ(test, run(test, text, NULL, &err, word, sizeof(word)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.reason, DDEBUG_ERR_TOO_MANY_WORDS);
+	KUNIT_EXPECT_STREQ(test, word, "x");
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(0));
 }
 
 static void explains_every_reason(struct kunit *test)
@@ -656,6 +759,71 @@ static void explains_every_reason(struct kunit *test)
 	for (r = DDEBUG_ERR_UNKNOWN_KEYWORD; r <= DDEBUG_ERR_NOMEM; r++)
 		KUNIT_EXPECT_STRNEQ(test, ddebug_parse_reason_text(r),
 				    "invalid query");
+}
+
+/* Sites a query's index lookup leaves to check in a fake table. */
+static unsigned int candidate_sites(const char *file, const char *func,
+				    struct ddebug_table *dt)
+{
+	struct ddebug_query q = { .file = file, .func = func };
+	struct ddebug_runs runs;
+	unsigned int n = 0;
+	u32 r;
+
+	ddebug_index_candidates(dt, &q, &runs);
+	for (; runs.pos < runs.end; runs.pos++) {
+		r = runs.order ? runs.order[runs.pos] : runs.pos;
+		n += dt->index.runs[r].count;
+	}
+	return n;
+}
+
+static void index_cuts_tables_into_runs(struct kunit *test)
+{
+	/* alpha: two alpha_probe sites, alpha_remove, then helper.c. */
+	KUNIT_EXPECT_EQ(test, fake_tables[0].index.nr_runs, 3U);
+	/* gamma: every site in gamma_run of gamma/main.c. */
+	KUNIT_EXPECT_EQ(test, fake_tables[2].index.nr_runs, 1U);
+}
+
+static void index_narrows_literal_names(struct kunit *test)
+{
+	struct ddebug_table *alpha = &fake_tables[0];
+
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "alpha_probe", alpha), 2U);
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "alpha_nope", alpha), 0U);
+	KUNIT_EXPECT_EQ(test, candidate_sites("core.c", NULL, alpha), 3U);
+	KUNIT_EXPECT_EQ(test, candidate_sites("drivers/alpha/helper.c", NULL,
+					      alpha), 1U);
+	/* Wildcards and queries without either name visit every site. */
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "alpha_*", alpha), 4U);
+	KUNIT_EXPECT_EQ(test, candidate_sites("*.c", NULL, alpha), 4U);
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, NULL, alpha), 4U);
+}
+
+static int fake_tables_index(struct kunit_suite *suite)
+{
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(fake_tables); i++) {
+		for (j = 0; j < fake_tables[i].num_sites; j++)
+			fake_site_setup(&fake_tables[i].sites[j],
+					&fakes_of[i][j]);
+		fake_tables[i].id = i + 1;
+		ret = ddebug_index_build(&fake_tables[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void fake_tables_unindex(struct kunit_suite *suite)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fake_tables); i++)
+		ddebug_index_free(&fake_tables[i]);
 }
 
 static struct kunit_case dynamic_debug_cases[] = {
@@ -671,12 +839,17 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(strips_source_root_from_file_names),
 	KUNIT_CASE(parses_longest_query),
 	KUNIT_CASE(parses_many_queries),
+	KUNIT_CASE(rejects_a_thousand_words),
 	KUNIT_CASE(explains_every_reason),
+	KUNIT_CASE(index_cuts_tables_into_runs),
+	KUNIT_CASE(index_narrows_literal_names),
 	{}
 };
 
 static struct kunit_suite dynamic_debug_suite = {
 	.name = "dynamic_debug",
+	.suite_init = fake_tables_index,
+	.suite_exit = fake_tables_unindex,
 	.test_cases = dynamic_debug_cases,
 };
 

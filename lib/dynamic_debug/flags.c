@@ -26,8 +26,8 @@ const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS] = {
 
 /* Call sites test the print bit by its public name; it must agree. */
 static_assert(DDEBUG_FLAG(PRINT) == _DPRINTK_FLAGS_PRINT);
-/* The descriptor's flags field must hold every bit. */
-static_assert(DDEBUG_NR_FLAGS <= 8 * sizeof(((struct _ddebug *)0)->flags));
+/* The descriptor keeps room for this many flags. */
+static_assert(DDEBUG_NR_FLAGS <= _DPRINTK_FLAGS_BITS);
 
 /**
  * ddebug_flag_from_letter - look up a flag letter

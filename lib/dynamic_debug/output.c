@@ -58,13 +58,13 @@ static const char *prefix_build(struct prefix *px, const struct _ddebug *dp)
 	}
 	names = px->len;
 	if (flags & DDEBUG_FLAG(MODNAME))
-		prefix_add(px, "%s:", dp->modname);
+		prefix_add(px, "%s:", site_modname(dp));
 	if (flags & DDEBUG_FLAG(FUNCNAME))
-		prefix_add(px, "%s:", dp->function);
+		prefix_add(px, "%s:", site_function(dp));
 	if (flags & DDEBUG_FLAG(SOURCE))
-		prefix_add(px, "%s:", site_file_relative(dp));
+		prefix_add(px, "%s:", ddebug_site_file(dp));
 	if (flags & DDEBUG_FLAG(LINENO))
-		prefix_add(px, "%u:", dp->lineno);
+		prefix_add(px, "%u:", site_lineno(dp));
 	if (px->len != names)
 		prefix_add(px, " ");
 	return px->buf;

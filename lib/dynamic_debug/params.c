@@ -27,6 +27,25 @@ module_param_named(verbose, ddebug_verbose, int, 0644);
 MODULE_PARM_DESC(verbose,
 		 "log level: 0 quiet, 1 modules, 2 query summaries, 3 parsing, 4 every changed site");
 
+/* ===================== running ===================== */
+
+/*
+ * Parameters have no user to return an error to: what they lose for want
+ * of memory is said in the log, naming the parameter.
+ */
+static void report_nomem(const char *source, const char *lost)
+{
+	pr_err("%s: out of memory, %s\n", source, lost);
+}
+
+/* Run the queries of a parameter; ddebug_exec() reports bad ones. */
+static void param_exec(const char *text, const char *modname,
+		       const char *source)
+{
+	if (ddebug_exec(text, modname, source) == -ENOMEM)
+		report_nomem(source, "its queries were not applied");
+}
+
 /* ===================== boot parameters ===================== */
 
 /*
@@ -60,13 +79,15 @@ struct module_query {
 
 /*
  * Filled only during early boot, before any module can load, and read-only
- * afterwards; so it needs no lock.
+ * afterwards; so it needs no lock.  It holds one entry per MODULE.dyndbg=
+ * of a loadable module on the command line, so the command line's length
+ * bounds it; built-in modules get none.
  */
 static LIST_HEAD(module_queries);
 
 /* Keep a MODULE.dyndbg= query for when the module loads. */
 static void __init module_query_remember(const char *mod_name,
-					 const char *query)
+					 const char *query, const char *source)
 {
 	struct module_query *mq;
 
@@ -81,9 +102,29 @@ static void __init module_query_remember(const char *mod_name,
 			kfree(mq->query);
 		}
 		kfree(mq);
+		report_nomem(source, "not kept for the module's loads");
 		return;
 	}
 	list_add_tail(&mq->link, &module_queries);
+	ddebug_vlog(DDEBUG_V_MODULES, "%s: kept for when %s loads\n", source,
+		    mod_name);
+}
+
+/* Whether built-in code registered sites under @mod_name. */
+static bool __init module_is_builtin(const char *mod_name)
+{
+	const struct ddebug_table *dt;
+	bool found = false;
+
+	mutex_lock(&ddebug_lock);
+	list_for_each_entry(dt, &ddebug_tables, link) {
+		if (parameq(dt->mod_name, mod_name)) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&ddebug_lock);
+	return found;
 }
 
 static void __init boot_module_query(char *mod_name, const char *query)
@@ -97,8 +138,9 @@ static void __init boot_module_query(char *mod_name, const char *query)
 	 * Applies now to a built-in module; a loadable one gets it, or its
 	 * error message, each time it loads.
 	 */
-	ddebug_exec(query, mod_name, source);
-	module_query_remember(mod_name, query);
+	param_exec(query, mod_name, source);
+	if (!module_is_builtin(mod_name))
+		module_query_remember(mod_name, query, source);
 }
 
 static int __init boot_param(char *param, char *val, const char *unused,
@@ -110,14 +152,15 @@ static int __init boot_param(char *param, char *val, const char *unused,
 		if (!val)
 			pr_err("ddebug_query: needs a query\n");
 		else
-			ddebug_exec(val, NULL, "ddebug_query");
+			param_exec(val, NULL, "ddebug_query");
 		return 0;
 	}
 	if (parameq(param, "dyndbg")) {
-		ddebug_exec(val ?: "+p", NULL, "dyndbg");
+		param_exec(val ?: "+p", NULL, "dyndbg");
 		return 0;
 	}
-	dot = strrchr(param, '.');
+	/* As in 6.12, a.b.dyndbg= is parameter b.dyndbg of a, not ours. */
+	dot = strchr(param, '.');
 	if (dot && dot != param && parameq(dot + 1, "dyndbg")) {
 		*dot = '\0';
 		boot_module_query(param, val ?: "+p");
@@ -135,30 +178,93 @@ void __init ddebug_params_boot(void)
 {
 	char *cmdline = kstrdup(saved_command_line, GFP_KERNEL);
 
-	if (!cmdline)
+	if (!cmdline) {
+		report_nomem("dyndbg params", "boot parameters not applied");
 		return;
+	}
 	parse_args("dyndbg params", cmdline, NULL, 0, 0, 0, NULL, boot_param);
 	kfree(cmdline);
+}
+
+static bool module_has_queries(const char *mod_name)
+{
+	struct module_query *mq;
+
+	list_for_each_entry(mq, &module_queries, link)
+		if (parameq(mq->mod_name, mod_name))
+			return true;
+	return false;
+}
+
+/* parse_args() callback: note a dyndbg= argument for module @doing. */
+static int note_dyndbg_arg(char *param, char *val, const char *doing,
+			   void *seen)
+{
+	char *dot = strchr(param, '.');
+
+	if (dot) {
+		*dot = '\0';
+		if (!parameq(param, doing))
+			return 0;
+		param = dot + 1;
+	}
+	if (parameq(param, "dyndbg"))
+		*(bool *)seen = true;
+	return 0;
+}
+
+/*
+ * Whether a module's load arguments carry a dyndbg= of their own, as they
+ * do when modprobe copies the command line's MODULE.dyndbg= into them.
+ */
+static int load_has_dyndbg(const char *mod_name, const char *args,
+			   bool *seen)
+{
+	char *copy;
+
+	*seen = false;
+	if (!args || !strstr(args, "dyndbg"))
+		return 0;
+	copy = kstrdup(args, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	parse_args(mod_name, copy, NULL, 0, 0, 0, seen, note_dyndbg_arg);
+	kfree(copy);
+	return 0;
 }
 
 /**
  * ddebug_params_module_coming - apply the command line's MODULE.dyndbg=
  * @mod_name: name of the module being loaded
+ * @args: the module's load arguments, or NULL
  *
  * Called once the module's sites are registered, before its parameters
- * are parsed and before its init function runs.
+ * are parsed and before its init function runs.  A load whose @args hold
+ * a dyndbg= of their own gets only that one, so that a query modprobe
+ * copied from the command line does not run twice.
  */
-void ddebug_params_module_coming(const char *mod_name)
+void ddebug_params_module_coming(const char *mod_name, const char *args)
 {
 	char source[MODULE_NAME_LEN + sizeof(".dyndbg")];
 	struct module_query *mq;
+	bool own;
 
-	list_for_each_entry(mq, &module_queries, link) {
-		if (!parameq(mq->mod_name, mod_name))
-			continue;
-		snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
-		ddebug_exec(mq->query, mod_name, source);
+	if (!module_has_queries(mod_name))
+		return;
+	snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
+	if (load_has_dyndbg(mod_name, args, &own)) {
+		report_nomem(source, "not applied");
+		return;
 	}
+	if (own) {
+		ddebug_vlog(DDEBUG_V_MODULES,
+			    "%s: not run, the load gives its own dyndbg=\n",
+			    source);
+		return;
+	}
+	list_for_each_entry(mq, &module_queries, link)
+		if (parameq(mq->mod_name, mod_name))
+			param_exec(mq->query, mod_name, source);
 }
 
 /* ===================== module parameter ===================== */
@@ -188,7 +294,7 @@ int ddebug_dyndbg_module_param_cb(char *param, char *val, const char *modname)
 		return -ENOENT;
 
 	snprintf(source, sizeof(source), "%s dyndbg", modname);
-	ddebug_exec(val ?: "+p", modname, source);
+	param_exec(val ?: "+p", modname, source);
 	return 0;
 }
 EXPORT_SYMBOL(ddebug_dyndbg_module_param_cb);
@@ -235,9 +341,7 @@ static unsigned int class_switch(const struct ddebug_class_param *dcp,
 		       class_name, dcp->flags);
 		return 0;
 	}
-	mutex_lock(&ddebug_lock);
 	found = ddebug_apply_query(&ddebug_tables, &q);
-	mutex_unlock(&ddebug_lock);
 	ddebug_vlog(DDEBUG_V_SUMMARY, "class %s %s%s: %u matches\n",
 		    class_name, on ? "+" : "-", dcp->flags, found);
 	return found;
@@ -295,45 +399,68 @@ void __init ddebug_class_params_replay(void)
 		       PENDING_MAX);
 }
 
-/* "[+-]NAME,[+-]NAME,...": names switch one class each, or set a level. */
-static int class_set_names(const char *instr, const struct kernel_param *kp)
+/* Index of the class named by the @len characters at @name, or -ENOENT. */
+static int class_index(const struct ddebug_class_map *map, const char *name,
+		       size_t len)
+{
+	int i;
+
+	for (i = 0; i < map->length; i++)
+		if (strlen(map->class_names[i]) == len &&
+		    !strncmp(map->class_names[i], name, len))
+			return i;
+	return -ENOENT;
+}
+
+/* Switch one class of a NAMES parameter on or off, or set its level. */
+static void class_set_name(const struct kernel_param *kp, const char *name,
+			   size_t len)
 {
 	const struct ddebug_class_param *dcp = kp->arg;
 	const struct ddebug_class_map *map = dcp->map;
-	char *copy, *rest, *name;
 	unsigned long old, new;
-	bool on;
+	bool on = true;
 	int id;
 
-	copy = kstrdup_and_replace(instr, '\n', '\0', GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-
-	rest = copy;
-	while ((name = strsep(&rest, ","))) {
-		on = *name != '-';
-		if (*name == '-' || *name == '+')
-			name++;
-		id = match_string(map->class_names, map->length, name);
-		if (id < 0) {
-			pr_err("%s: unknown class \"%s\"\n", kp->name, name);
-			continue;
-		}
-		old = class_state(dcp);
-		if (map->map_type == DD_CLASS_TYPE_LEVEL_NAMES) {
-			*dcp->lvl = id + on;
-		} else {
-			if (on)
-				*dcp->bits |= BIT(id);
-			else
-				*dcp->bits &= ~BIT(id);
-		}
-		new = class_state(dcp);
-		if (new != old)
-			class_apply(dcp, old, new);
+	if (len && (*name == '-' || *name == '+')) {
+		on = *name == '+';
+		name++;
+		len--;
 	}
-	kfree(copy);
-	return 0;
+	id = class_index(map, name, len);
+	if (id < 0) {
+		pr_err("%s: unknown class \"%.*s\"\n", kp->name, (int)len, name);
+		return;
+	}
+	old = class_state(dcp);
+	if (map->map_type == DD_CLASS_TYPE_LEVEL_NAMES) {
+		*dcp->lvl = id + on;
+	} else {
+		if (on)
+			*dcp->bits |= BIT(id);
+		else
+			*dcp->bits &= ~BIT(id);
+	}
+	new = class_state(dcp);
+	if (new != old)
+		class_apply(dcp, old, new);
+}
+
+/*
+ * "[+-]NAME,[+-]NAME,...": names switch one class each, or set a level.
+ * Read in place, without allocating: a built-in module's parameters are
+ * set from the command line before the slab allocator exists.
+ */
+static int class_set_names(const char *instr, const struct kernel_param *kp)
+{
+	size_t len;
+
+	for (;; instr += len + 1) {
+		len = strcspn(instr, ",\n");
+		class_set_name(kp, instr, len);
+		if (instr[len] != ',')
+			return 0;
+	}
 }
 
 /* A number: a bit mask of classes, or a level. */

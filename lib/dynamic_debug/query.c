@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The query parser of dynamic debug: turns the text of one write (or one
- * boot or module parameter) into an array of parsed queries, or into one
- * precise error.  It changes nothing but the text it is given.
+ * The query parser of dynamic debug: reads the queries of one write (or one
+ * boot or module parameter) one at a time, or stops at one precise error.
+ * It changes nothing but the text it is given.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
@@ -29,11 +29,6 @@
  * Words may be quoted with " or '; inside quotes a backslash protects the
  * next character, and ';' does not end the query.
  */
-struct lexer {
-	char *p;		/* first character not yet read */
-	bool pending_end;	/* the last word was ended by ';' or newline */
-};
-
 enum token {
 	TOKEN_WORD,
 	TOKEN_QUERY_END,
@@ -46,7 +41,7 @@ static bool is_query_end(char c)
 	return c == ';' || c == '\n';
 }
 
-static void skip_blanks_and_comments(struct lexer *lx)
+static void skip_blanks_and_comments(struct ddebug_parser *lx)
 {
 	for (;;) {
 		while (*lx->p && *lx->p != '\n' && isspace(*lx->p))
@@ -58,7 +53,26 @@ static void skip_blanks_and_comments(struct lexer *lx)
 	}
 }
 
-static enum token lex_quoted(struct lexer *lx, char **word)
+/*
+ * In a quoted value \" and \' stand for the quote itself, whatever the
+ * keyword.  Any other backslash is kept with the character after it, for
+ * the value's own reading (format unescapes them).
+ */
+static void unescape_quotes(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && (s[1] == '"' || s[1] == '\''))
+			s++;
+		else if (*s == '\\' && s[1])
+			*out++ = *s++;
+		*out++ = *s;
+	}
+	*out = '\0';
+}
+
+static enum token lex_quoted(struct ddebug_parser *lx, char **word)
 {
 	char quote = *lx->p++;
 	char *p = lx->p;
@@ -76,10 +90,11 @@ static enum token lex_quoted(struct lexer *lx, char **word)
 	}
 	*p = '\0';
 	lx->p = p + 1;
+	unescape_quotes(*word);
 	return TOKEN_WORD;
 }
 
-static enum token lex_next(struct lexer *lx, char **word)
+static enum token lex_next(struct ddebug_parser *lx, char **word)
 {
 	char *p;
 
@@ -238,6 +253,23 @@ static int parse_file(char *value, const char *word, struct ddebug_query *q,
 	return ret ?: parse_lines(tail, q, err);
 }
 
+/*
+ * Unescape a format pattern in place.  An empty one would select every
+ * site, and one holding a NUL could match no format string.
+ */
+static int parse_format(char *value, const char *word,
+			struct ddebug_parse_error *err)
+{
+	int len = string_unescape_inplace(value, UNESCAPE_SPACE |
+					  UNESCAPE_OCTAL | UNESCAPE_SPECIAL);
+
+	if (!value[value[0] == '^'])
+		return fail(err, DDEBUG_ERR_EMPTY_FORMAT, word);
+	if ((size_t)len != strlen(value))
+		return fail(err, DDEBUG_ERR_NUL_IN_FORMAT, word);
+	return 0;
+}
+
 static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 		      struct seen *seen, struct ddebug_parse_error *err)
 {
@@ -258,11 +290,7 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 		return ret ?: parse_lines(value, q, err);
 	case KW_FORMAT:
 		ret = set_once(seen, KW_FORMAT, &q->format, value, word, err);
-		if (!ret)
-			string_unescape_inplace(value, UNESCAPE_SPACE |
-						UNESCAPE_OCTAL |
-						UNESCAPE_SPECIAL);
-		return ret;
+		return ret ?: parse_format(value, word, err);
 	default:
 		return fail(err, DDEBUG_ERR_UNKNOWN_KEYWORD, word);
 	}
@@ -359,23 +387,6 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 
 /* ===================== the whole text ===================== */
 
-static struct ddebug_query *batch_grow(struct ddebug_batch *batch,
-				       unsigned int *room)
-{
-	struct ddebug_query *more;
-	unsigned int want = *room ? 2 * *room : 4;
-
-	if (batch->count < *room)
-		return &batch->queries[batch->count];
-
-	more = krealloc_array(batch->queries, want, sizeof(*more), GFP_KERNEL);
-	if (!more)
-		return NULL;
-	batch->queries = more;
-	*room = want;
-	return &batch->queries[batch->count];
-}
-
 static void log_words(unsigned int nq, char **words, unsigned int n)
 {
 	unsigned int i;
@@ -387,96 +398,105 @@ static void log_words(unsigned int nq, char **words, unsigned int n)
 			words[i]);
 }
 
-/* Parse the words of one query into the next slot of @batch. */
-static int batch_add(struct ddebug_batch *batch, unsigned int *room,
-		     char **words, unsigned int n,
-		     struct ddebug_parse_error *err)
+/**
+ * ddebug_parser_init - start reading the queries of a text
+ * @ps: the parser
+ * @text: NUL-terminated, writable text; parsed queries point into it
+ */
+void ddebug_parser_init(struct ddebug_parser *ps, char *text)
 {
-	struct ddebug_query *q;
+	memset(ps, 0, sizeof(*ps));
+	ps->p = text;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_parser_init);
+
+/* Parse the @n words of the next query into @q. */
+static int parse_words(struct ddebug_parser *ps, char **words, unsigned int n,
+		       struct ddebug_query *q, struct ddebug_parse_error *err)
+{
 	int ret;
 
-	log_words(batch->count + 1, words, n);
-	q = batch_grow(batch, room);
-	if (!q) {
-		fail(err, DDEBUG_ERR_NOMEM, NULL);
-		return -ENOMEM;
-	}
+	log_words(ps->count + 1, words, n);
 	memset(q, 0, sizeof(*q));
 	ret = parse_query(words, n, q, err);
 	if (ret)
 		return ret;
-	log_query(batch->count + 1, q);
-	batch->count++;
-	return 0;
+	log_query(++ps->count, q);
+	err->query = 0;
+	return 1;
 }
 
 /**
- * ddebug_parse - parse every query of a text
- * @text: NUL-terminated, writable text; the parsed queries point into it
- * @batch: filled with the queries; release with ddebug_batch_free()
- * @err: filled when the text is rejected
+ * ddebug_parse_next - read the next query of a text
+ * @ps: the parser, from ddebug_parser_init()
+ * @q: filled with the query; its strings point into the text
+ * @err: filled when the query is invalid
  *
  * Queries are separated by ';' or newlines; blank queries and comments are
- * skipped and not counted.  Parsing stops at the first invalid query, and
- * then @batch is empty.  Work is linear in the length of @text.
+ * skipped and not counted.  Splits words in place (and unescapes format
+ * values), so a text can be read only once.  Work is linear in the length
+ * of the query; nothing is allocated.
  *
- * Return: 0; -EINVAL with @err describing the first invalid query; or
- * -ENOMEM.
+ * Return: 1 with @q filled, 0 at the end of the text, or -EINVAL with @err
+ * describing the invalid query.
  */
-int ddebug_parse(char *text, struct ddebug_batch *batch,
-		 struct ddebug_parse_error *err)
+int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
+		      struct ddebug_parse_error *err)
 {
-	struct lexer lx = { .p = text };
 	char *words[QUERY_MAX_WORDS];
-	unsigned int n = 0, room = 0;
+	unsigned int n = 0;
 	enum token tok;
 	char *word;
-	int ret = 0;
 
-	memset(batch, 0, sizeof(*batch));
 	memset(err, 0, sizeof(*err));
-
-	do {
-		tok = lex_next(&lx, &word);
-		err->query = batch->count + 1;
+	for (;;) {
+		tok = lex_next(ps, &word);
+		err->query = ps->count + 1;
 		switch (tok) {
 		case TOKEN_WORD:
 			if (n == QUERY_MAX_WORDS)
-				ret = fail(err, DDEBUG_ERR_TOO_MANY_WORDS, word);
-			else
-				words[n++] = word;
+				return fail(err, DDEBUG_ERR_TOO_MANY_WORDS, word);
+			words[n++] = word;
 			break;
 		case TOKEN_UNCLOSED_QUOTE:
-			ret = fail(err, DDEBUG_ERR_UNCLOSED_QUOTE, word);
-			break;
+			return fail(err, DDEBUG_ERR_UNCLOSED_QUOTE, word);
 		case TOKEN_QUERY_END:
 		case TOKEN_TEXT_END:
 			if (n)
-				ret = batch_add(batch, &room, words, n, err);
-			n = 0;
+				return parse_words(ps, words, n, q, err);
+			if (tok == TOKEN_TEXT_END) {
+				err->query = 0;
+				return 0;
+			}
 			break;
 		}
-	} while (!ret && tok != TOKEN_TEXT_END);
-
-	if (ret)
-		ddebug_batch_free(batch);
-	else
-		err->query = 0;
-	return ret;
+	}
 }
-EXPORT_SYMBOL_IF_KUNIT(ddebug_parse);
+EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_next);
 
 /**
- * ddebug_batch_free - release what ddebug_parse() allocated
- * @batch: the batch; left empty
+ * ddebug_parse_check - check every query of a text
+ * @text: NUL-terminated, writable text; split in place
+ * @count: set to the number of queries, if valid
+ * @err: filled when the text is rejected; its word points into @text
+ *
+ * Return: 0, or -EINVAL for the first invalid query.
  */
-void ddebug_batch_free(struct ddebug_batch *batch)
+int ddebug_parse_check(char *text, unsigned int *count,
+		       struct ddebug_parse_error *err)
 {
-	kfree(batch->queries);
-	batch->queries = NULL;
-	batch->count = 0;
+	struct ddebug_parser ps;
+	struct ddebug_query q;
+	int ret;
+
+	ddebug_parser_init(&ps, text);
+	do {
+		ret = ddebug_parse_next(&ps, &q, err);
+	} while (ret > 0);
+	*count = ps.count;
+	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(ddebug_batch_free);
+EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_check);
 
 /* ===================== errors ===================== */
 
@@ -491,6 +511,8 @@ static const char * const reason_text[] = {
 	[DDEBUG_ERR_MISSING_FLAGS]	= "missing flags, last word is",
 	[DDEBUG_ERR_UNKNOWN_FLAG]	= "unknown flag in",
 	[DDEBUG_ERR_TOO_MANY_WORDS]	= "too many words, from",
+	[DDEBUG_ERR_EMPTY_FORMAT]	= "empty pattern after",
+	[DDEBUG_ERR_NUL_IN_FORMAT]	= "NUL byte in the pattern after",
 	[DDEBUG_ERR_NOMEM]		= "out of memory",
 };
 
@@ -539,6 +561,10 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 		return buf;
 	case DDEBUG_ERR_TOO_MANY_WORDS:
 		return ", each keyword may be given once";
+	case DDEBUG_ERR_EMPTY_FORMAT:
+		return ", give text to match (after unescaping, and after a leading ^)";
+	case DDEBUG_ERR_NUL_IN_FORMAT:
+		return ", no format string holds one";
 	default:
 		return "";
 	}
@@ -548,7 +574,7 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
  * ddebug_report_error - log why a text was rejected, in one line
  * @source: where the text came from (e.g. "ddebug_query"), or NULL for a
  *	write to the control file
- * @err: the error from ddebug_parse()
+ * @err: the error from ddebug_parse_next()
  */
 void ddebug_report_error(const char *source,
 			 const struct ddebug_parse_error *err)

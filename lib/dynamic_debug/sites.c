@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The registry of dynamic debug call sites: built-in tables registered at
- * early boot, module tables added and dropped by the module notifier, the
- * walk over all sites, and the flipping of each site's static key.
+ * The registry of dynamic debug call sites: one table per module (built-in
+ * or loaded), each with its index, the walk over every site, and what a
+ * site's table says about it (relative file name, class names).
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
 
 #include <linux/init.h>
-#include <linux/jump_label.h>
 #include <linux/lockdep.h>
-#include <linux/module.h>
-#include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -27,17 +24,19 @@ DEFINE_MUTEX(ddebug_lock);
 LIST_HEAD(ddebug_tables);
 /* Protected by ddebug_lock. */
 unsigned long ddebug_tables_gen;
+/* Registration number of the last table added; protected by ddebug_lock. */
+static u64 ddebug_last_id;
 
 /*
- * Set once the built-in tables are registered, never cleared.  Written in
- * an early initcall, before other CPUs run.
+ * Set once the built-in tables are registered; cleared only if the core
+ * gives up during early boot, before other CPUs run.
  */
 static bool ddebug_ready __read_mostly;
 
 /* ===================== descriptors ===================== */
 
 /**
- * site_file_relative - source file of a site, relative to the source root
+ * ddebug_site_file - source file of a site, relative to the source root
  * @dp: the site
  *
  * Files compiled with an absolute path under the kernel source root lose
@@ -45,57 +44,26 @@ static bool ddebug_ready __read_mostly;
  *
  * Return: a pointer into the site's file name.
  */
-const char *site_file_relative(const struct _ddebug *dp)
+const char *ddebug_site_file(const struct _ddebug *dp)
 {
 	/* This file's own name tells where the source root ends. */
 	size_t root = sizeof(__FILE__) -
 		      sizeof("lib/dynamic_debug/" KBUILD_BASENAME ".c");
 
-	if (root && !strncmp(dp->filename, __FILE__, root))
-		return dp->filename + root;
-	return dp->filename;
+	if (root && !strncmp(site_filename(dp), __FILE__, root))
+		return site_filename(dp) + root;
+	return site_filename(dp);
 }
-EXPORT_SYMBOL_IF_KUNIT(site_file_relative);
+EXPORT_SYMBOL_IF_KUNIT(ddebug_site_file);
 
 /**
- * site_set_flags - give a site new flags
- * @dt: table holding the site
- * @dp: the site
- * @newflags: its new flags
- *
- * Patches the site's static key when the print flag changes.  May sleep.
- * Context: ddebug_lock held, for tables on the registry.
- */
-void site_set_flags(const struct ddebug_table *dt, struct _ddebug *dp,
-		    unsigned int newflags)
-{
-	unsigned int oldflags = site_flags(dp);
-	bool was_on = oldflags & _DPRINTK_FLAGS_PRINT;
-	bool now_on = newflags & _DPRINTK_FLAGS_PRINT;
-
-	if (!dt->keyless)
-		lockdep_assert_held(&ddebug_lock);
-
-	WRITE_ONCE(dp->flags, newflags);
-#ifdef CONFIG_JUMP_LABEL
-	if (dt->keyless || was_on == now_on)
-		return;
-	/* Both key types share struct static_key; either member works. */
-	if (now_on)
-		static_branch_enable(&dp->key.dflt_on);
-	else
-		static_branch_disable(&dp->key.dflt_on);
-#endif
-}
-
-/**
- * table_class_id - class id of a class name declared by a table's module
+ * ddebug_class_id - class id of a class name declared by a table's module
  * @dt: the table
  * @name: class name
  *
  * Return: the class id, or -ENOENT if no map of @dt declares @name.
  */
-int table_class_id(const struct ddebug_table *dt, const char *name)
+int ddebug_class_id(const struct ddebug_table *dt, const char *name)
 {
 	unsigned int i;
 	int idx;
@@ -111,17 +79,17 @@ int table_class_id(const struct ddebug_table *dt, const char *name)
 }
 
 /**
- * table_class_name - name of a site's class
+ * ddebug_class_name - name of a site's class
  * @dt: table holding the site
  * @dp: the site, which has a class
  *
  * Return: the class name, or NULL if no map of @dt covers the site's id.
  */
-const char *table_class_name(const struct ddebug_table *dt,
-			     const struct _ddebug *dp)
+const char *ddebug_class_name(const struct ddebug_table *dt,
+			      const struct _ddebug *dp)
 {
 	unsigned int i;
-	int id = dp->class_id;
+	int id = site_class(dp);
 
 	for (i = 0; i < dt->num_maps; i++) {
 		const struct ddebug_class_map *map = dt->maps[i];
@@ -131,6 +99,39 @@ const char *table_class_name(const struct ddebug_table *dt,
 	}
 	return NULL;
 }
+
+/* Offset from @dp to @name, which must be within reach. */
+static s32 site_offset(const struct _ddebug *dp, const char *name)
+{
+	long off = (long)name - (long)dp;
+
+	/* Both live in the same kernel image or module. */
+	if (WARN_ON_ONCE(!name || !off || off != (s32)off))
+		return 0;
+	return off;
+}
+
+/**
+ * ddebug_names_resolve - give call sites their names
+ * @names: the sites' names records
+ * @n: number of records
+ *
+ * Records the names as offsets in each site's descriptor, so they outlive
+ * the init section that held the records.
+ * Context: before the sites are registered.
+ */
+void ddebug_names_resolve(const struct _ddebug_names *names, unsigned int n)
+{
+	struct _ddebug *dp;
+
+	for (; n; n--, names++) {
+		dp = names->desc;
+		dp->modfile = site_offset(dp, names->modfile);
+		dp->function = site_offset(dp, names->function);
+		dp->format = site_offset(dp, names->format);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_names_resolve);
 
 /* ===================== iteration ===================== */
 
@@ -187,6 +188,26 @@ struct _ddebug *ddebug_iter_next(struct ddebug_iter *it)
 	return iter_enter(it, list_next_entry(it->table, link));
 }
 
+/**
+ * ddebug_table_next - the first table registered after a given one
+ * @tables: the registry, or a test's private list
+ * @id: registration number of the given table (0 for the first table)
+ *
+ * Lets a walk that dropped ddebug_lock resume where it was, even if its
+ * table has gone meanwhile.
+ * Context: ddebug_lock held when @tables is the registry.
+ * Return: the table, or NULL if none follows.
+ */
+struct ddebug_table *ddebug_table_next(struct list_head *tables, u64 id)
+{
+	struct ddebug_table *dt;
+
+	list_for_each_entry(dt, tables, link)
+		if (dt->id > id)
+			return dt;
+	return NULL;
+}
+
 /* ===================== registration ===================== */
 
 static bool map_belongs(const struct ddebug_class_map *map,
@@ -223,15 +244,23 @@ static int table_attach_maps(struct ddebug_table *dt,
 
 static void table_free(struct ddebug_table *dt)
 {
+	ddebug_index_free(dt);
 	kfree(dt->maps);
 	kfree(dt);
 }
 
-/*
- * Register @n sites of @mod_name; @mod_name must outlive the table.  Class
- * maps of other modules among @maps are ignored.
+/**
+ * ddebug_table_add - register the sites of a module
+ * @mod_name: module name; must outlive the table
+ * @sites: its descriptors
+ * @n: number of descriptors; nothing is registered for none
+ * @maps: class maps, of this module and maybe others (ignored)
+ * @num_maps: number of entries in @maps
+ *
+ * Context: process context; takes ddebug_lock.
+ * Return: 0, or -ENOMEM.
  */
-static int table_add(const char *mod_name, struct _ddebug *sites,
+int ddebug_table_add(const char *mod_name, struct _ddebug *sites,
 		     unsigned int n, struct ddebug_class_map *maps,
 		     unsigned int num_maps)
 {
@@ -246,42 +275,50 @@ static int table_add(const char *mod_name, struct _ddebug *sites,
 	dt->mod_name = mod_name;
 	dt->sites = sites;
 	dt->num_sites = n;
-	if (table_attach_maps(dt, maps, num_maps)) {
+	if (table_attach_maps(dt, maps, num_maps) || ddebug_index_build(dt)) {
 		table_free(dt);
 		return -ENOMEM;
 	}
 
 	mutex_lock(&ddebug_lock);
+	dt->id = ++ddebug_last_id;
 	list_add_tail(&dt->link, &ddebug_tables);
 	ddebug_tables_gen++;
 	mutex_unlock(&ddebug_lock);
 
-	ddebug_vlog(DDEBUG_V_MODULES, "%u debug prints in module %s\n",
-		    n, mod_name);
+	ddebug_vlog(DDEBUG_V_MODULES,
+		    "%u debug prints in module %s, index %zu bytes\n",
+		    n, mod_name, ddebug_index_bytes(dt));
 	return 0;
 }
 
-/*
- * The built-in section holds each module's sites contiguously; give every
- * run of one module name a table of its own.
+/**
+ * ddebug_tables_add_builtin - register the sites of the kernel image
+ *
+ * The built-in section holds each module's sites contiguously; every run
+ * of one module name gets a table of its own.
+ * Context: early boot.
+ * Return: 0, or -ENOMEM.
  */
-static int __init tables_add_builtin(void)
+int __init ddebug_tables_add_builtin(void)
 {
 	struct _ddebug *start = __start___dyndbg, *dp;
 	unsigned int num_maps = __stop___dyndbg_classes - __start___dyndbg_classes;
 	unsigned int tables = 0;
 	int ret;
 
-	if (start == __stop___dyndbg)
-		return 0;
+	if (start == __stop___dyndbg && IS_ENABLED(CONFIG_DYNAMIC_DEBUG))
+		pr_warn("no built-in call sites in a CONFIG_DYNAMIC_DEBUG kernel\n");
+	ddebug_names_resolve(__start___dyndbg_names,
+			     __stop___dyndbg_names - __start___dyndbg_names);
 
-	for (dp = __start___dyndbg; dp <= __stop___dyndbg; dp++) {
+	for (dp = start; start < __stop___dyndbg && dp <= __stop___dyndbg; dp++) {
 		if (dp < __stop___dyndbg &&
-		    (dp->modname == start->modname ||
-		     !strcmp(dp->modname, start->modname)))
+		    (site_modname(dp) == site_modname(start) ||
+		     !strcmp(site_modname(dp), site_modname(start))))
 			continue;
-		ret = table_add(start->modname, start, dp - start,
-				__start___dyndbg_classes, num_maps);
+		ret = ddebug_table_add(site_modname(start), start, dp - start,
+				       __start___dyndbg_classes, num_maps);
 		if (ret)
 			return ret;
 		tables++;
@@ -290,13 +327,20 @@ static int __init tables_add_builtin(void)
 	ddebug_vlog(DDEBUG_V_MODULES,
 		    "%td built-in sites in %u modules, %u class maps\n",
 		    __stop___dyndbg - __start___dyndbg, tables, num_maps);
+	WRITE_ONCE(ddebug_ready, true);
 	return 0;
 }
 
-static void __init tables_remove_all(void)
+/**
+ * ddebug_tables_remove_all - empty the registry
+ *
+ * For an early boot failure: the core then stays disabled.
+ */
+void __init ddebug_tables_remove_all(void)
 {
 	struct ddebug_table *dt, *tmp;
 
+	WRITE_ONCE(ddebug_ready, false);
 	mutex_lock(&ddebug_lock);
 	list_for_each_entry_safe(dt, tmp, &ddebug_tables, link) {
 		list_del(&dt->link);
@@ -306,9 +350,13 @@ static void __init tables_remove_all(void)
 	mutex_unlock(&ddebug_lock);
 }
 
-#ifdef CONFIG_MODULES
-
-static void table_remove(const char *mod_name)
+/**
+ * ddebug_table_remove - drop the sites of a module
+ * @mod_name: the module's name, the same pointer it was added with
+ *
+ * Context: process context; takes ddebug_lock.
+ */
+void ddebug_table_remove(const char *mod_name)
 {
 	struct ddebug_table *dt;
 
@@ -326,40 +374,7 @@ static void table_remove(const char *mod_name)
 	mutex_unlock(&ddebug_lock);
 }
 
-static int ddebug_module_notify(struct notifier_block *nb, unsigned long state,
-				void *data)
-{
-	struct module *mod = data;
-	struct _ddebug_info *di = &mod->dyndbg_info;
-	int ret;
-
-	switch (state) {
-	case MODULE_STATE_COMING:
-		ret = table_add(mod->name, di->descs, di->num_descs,
-				di->classes, di->num_classes);
-		if (ret) {
-			pr_err("%s: no memory for its debug sites\n", mod->name);
-			return notifier_from_errno(ret);
-		}
-		/* Command-line queries run before the module's own params. */
-		ddebug_params_module_coming(mod->name);
-		break;
-	case MODULE_STATE_GOING:
-		table_remove(mod->name);
-		break;
-	}
-	return NOTIFY_DONE;
-}
-
-/* Priority 0: after jump_label's notifier has set up the module's keys. */
-static struct notifier_block ddebug_module_nb = {
-	.notifier_call = ddebug_module_notify,
-	.priority = 0,
-};
-
-#endif /* CONFIG_MODULES */
-
-/* ===================== init ===================== */
+/* ===================== state ===================== */
 
 /**
  * ddebug_core_ready - whether the built-in sites are registered
@@ -370,36 +385,3 @@ bool ddebug_core_ready(void)
 {
 	return READ_ONCE(ddebug_ready);
 }
-
-static int __init ddebug_sites_init(void)
-{
-	int ret;
-
-	if (&__start___dyndbg[0] == &__stop___dyndbg[0] &&
-	    IS_ENABLED(CONFIG_DYNAMIC_DEBUG))
-		pr_warn("no built-in call sites in a CONFIG_DYNAMIC_DEBUG kernel\n");
-
-	ret = tables_add_builtin();
-	if (ret) {
-		pr_err("no memory for the built-in call sites, disabled\n");
-		tables_remove_all();
-		return ret;
-	}
-
-#ifdef CONFIG_MODULES
-	ret = register_module_notifier(&ddebug_module_nb);
-	if (ret) {
-		pr_err("cannot watch module loading (%d), disabled\n", ret);
-		tables_remove_all();
-		return ret;
-	}
-#endif
-	WRITE_ONCE(ddebug_ready, true);
-
-	ddebug_class_params_replay();
-	ddebug_params_boot();
-	return 0;
-}
-
-/* Early, so that boot queries reach the first initcalls that matter. */
-early_initcall(ddebug_sites_init);

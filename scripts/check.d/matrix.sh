@@ -5,8 +5,10 @@
 # nojump (JUMP_LABEL=n), core (DYNAMIC_DEBUG_CORE alone) and off, each a
 # kernel of its own (build/IMPL-VARIANT/, fragment scripts/variants/
 # VARIANT.config) booted once running the KUnit suite, VARIANT.sh and
-# every kselftest; which of them must skip is below. Prints KTAP.
-# MATRIX="nojump core off" picks variants.
+# every kselftest; which of them must skip is below. builtin builds
+# lib/test_dynamic_debug.c in and boots with VARIANT.append, for its
+# class parameters on the command line. Prints KTAP.
+# MATRIX="nojump core off builtin" picks variants.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
@@ -28,9 +30,10 @@ off_costs_nothing() {
 	[ -f "$ko" ] && ! objdump -h "$ko" | grep -q '__dyndbg' && ! nm "$ko" | grep -q '__dynamic_'
 }
 
-# variant NAME MUST_SKIP: build, boot and test one variant.
+# variant NAME MUST_SKIP [TESTS]: build, boot and test one variant, running
+# TESTS (kselftests not run by default) too.
 variant() {
-	local v=$1 log rc=0 t0=$SECONDS must
+	local v=$1 log rc=0 t0=$SECONDS must append
 	setup "${IMPL:-ours}" "$v"
 	log=$OUT/matrix.log
 	if ! { do_build && { [ "$v" != core ] || plain_module; } && do_initramfs; } >"$log" 2>&1; then
@@ -40,8 +43,9 @@ variant() {
 	fi
 	ktap_test_pass "$v: builds ($((SECONDS - t0))s)"
 	[ "$v" != off ] || ktap_test_result "$v: a module's pr_debug() leaves no descriptor or call" off_costs_nothing
-	printf '#!/bin/sh\nexec run-tests kunit /variants/%s.sh kselftests\n' "$v" >"$OUT/matrix.sh"
-	boot "$OUT/matrix.sh" "$log" "" || rc=$?
+	printf '#!/bin/sh\nexec run-tests kunit /variants/%s.sh %s kselftests\n' "$v" "${3:-}" >"$OUT/matrix.sh"
+	append=$(cat "scripts/variants/$v.append" 2>/dev/null)
+	boot "$OUT/matrix.sh" "$log" "$append" || rc=$?
 	ktap_boot "$log" $rc "$v: boots clean"
 	# On upstream's core, or with dynamic debug off, there is no KUnit suite.
 	must=${2:--}
@@ -53,12 +57,13 @@ do_deps && do_tree || exit 1
 . "$KTAP_HELPERS"
 ktap_print_header
 start=$SECONDS
-for v in ${MATRIX:-nojump core off}; do
+for v in ${MATRIX:-nojump core off builtin}; do
 	case $v in
 	nojump)	variant nojump "" ;;
 	core)	variant core "test-classes.sh" ;;
 	off)	variant off all ;;
+	builtin) variant builtin "" boot-class-names.sh ;;
 	esac
 done
-ktap_print_msg "matrix: ${MATRIX:-nojump core off} took $((SECONDS - start))s"
+ktap_print_msg "matrix: ${MATRIX:-nojump core off builtin} took $((SECONDS - start))s"
 ktap_set_plan $((KTAP_TESTNO - 1))

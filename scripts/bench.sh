@@ -1,0 +1,212 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: our core against upstream 6.12 on a generated load, in one
+# run. For each implementation (upstream, then ours) with the harness's
+# config: build the kernel, generate and build the load
+# (scripts/bench/gen-module.py: bench_big with SITES sites, bench_small
+# with 10) against it, read the module's section sizes and NOP shape on
+# the host, boot the kernel once with the timer (scripts/bench/ddbench.c)
+# and scripts/bench/guest.sh, then print one table and write it to
+# bench/results.md (scripts/bench/report.py).
+#
+# Environment:
+#   SITES=N          sites of the big module (default 100000)
+#   BENCH_ONLY=IMPL  run one implementation (its table goes to
+#                    build/bench/results-IMPL-N.md, not bench/results.md)
+#   BENCH_REPS=N     timed repetitions per metric, after one warm-up (7)
+#   BENCH_HEAVY_REPS=N  the same for enabling and disabling every site (5)
+#   BENCH_LOCK_REPS=N  repetitions of the lock-wait batch (3)
+#   BENCH_LOCK_BYTES=N  size of that batch (4095: 682 queries)
+#   BENCH_SMOKE=1    SITES=1000, ours only, 3 repetitions (1 of every site
+#                    and of the batch, which is 60 bytes): checks that every
+#                    metric is produced and every site count is right,
+#                    judges no timing
+#   BENCH_RESULTS=FILE  where the table goes
+#   BENCH_REUSE="IMPL..."  take these implementations' figures from the
+#                    last run at the same SITES (build/bench/IMPL-SITES.txt)
+#                    instead of measuring them again
+#
+# Called by scripts/harness.sh with build/.lock held. Exits non-zero if a
+# build, a boot or a guest check failed or a metric is missing.
+
+set -uo pipefail
+cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
+
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	SITES=${SITES:-1000}
+	BENCH_ONLY=${BENCH_ONLY:-ours}
+	BENCH_REPS=${BENCH_REPS:-3}
+	BENCH_HEAVY_REPS=${BENCH_HEAVY_REPS:-1}
+	BENCH_LOCK_REPS=${BENCH_LOCK_REPS:-1}
+	BENCH_LOCK_BYTES=${BENCH_LOCK_BYTES:-60}
+fi
+SITES=${SITES:-100000}
+BENCH_ONLY=${BENCH_ONLY:-}
+REPS=${BENCH_REPS:-7}
+HEAVY_REPS=${BENCH_HEAVY_REPS:-5}
+LOCK_REPS=${BENCH_LOCK_REPS:-3}
+LOCK_BYTES=${BENCH_LOCK_BYTES:-4095}
+LOCK_DELAY_MS=50
+# The same kernel command line for both: a fine clocksource (TSC, trusted
+# without the watchdog that would otherwise drop it under emulation).
+BENCH_APPEND="tsc=reliable clocksource=tsc"
+export QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600}
+
+BENCH_OUT=$TOP/build/bench
+IMPLS=${BENCH_ONLY:-upstream ours}
+if [ -n "$BENCH_ONLY" ]; then
+	RESULTS=${BENCH_RESULTS:-$BENCH_OUT/results-$BENCH_ONLY-$SITES.md}
+else
+	RESULTS=${BENCH_RESULTS:-bench/results.md}
+fi
+case "$SITES" in
+''|*[!0-9]*|0) echo "bench: SITES must be a positive number" >&2; exit 2 ;;
+esac
+for impl in $IMPLS; do
+	case $impl in
+	ours|upstream) ;;
+	*) echo "bench: BENCH_ONLY must be ours or upstream" >&2; exit 2 ;;
+	esac
+done
+
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	COMMAND="make bench-smoke"
+else
+	COMMAND="make bench SITES=$SITES"
+	[ -z "$BENCH_ONLY" ] || COMMAND="$COMMAND BENCH_ONLY=$BENCH_ONLY"
+	[ -z "${BENCH_REPS:-}" ] || COMMAND="$COMMAND BENCH_REPS=$REPS"
+	[ -z "${BENCH_HEAVY_REPS:-}" ] || COMMAND="$COMMAND BENCH_HEAVY_REPS=$HEAVY_REPS"
+	[ -z "${BENCH_LOCK_REPS:-}" ] || COMMAND="$COMMAND BENCH_LOCK_REPS=$LOCK_REPS"
+	[ -z "${BENCH_LOCK_BYTES:-}" ] || COMMAND="$COMMAND BENCH_LOCK_BYTES=$LOCK_BYTES"
+	[ -z "${BENCH_REUSE:-}" ] || COMMAND="$COMMAND BENCH_REUSE='$BENCH_REUSE'"
+fi
+
+# The timer, built once for the host's libc.
+build_timer() {
+	local src=scripts/bench/ddbench.c bin=$BENCH_OUT/ddbench
+	mkdir -p "$BENCH_OUT"
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		echo "  CC     ${bin#"$TOP"/} (static)"
+		gcc -static -O2 -Wall -o "$bin" "$src" || return 1
+	fi
+}
+
+# The size of upstream's one allocation per module, struct ddebug_table,
+# compiled from its definition in the pristine tree (a list_head is two
+# pointers; the host and the guest are both x86_64).
+upstream_table_bytes() {
+	local tmp
+	tmp=$(mktemp -d)
+	{
+		echo '#include <stdio.h>'
+		echo 'struct list_head { void *next, *prev; };'
+		sed -n '/^struct ddebug_table {/,/^};/p' "$PRISTINE/lib/dynamic_debug.c"
+		echo 'int main(void) { printf("%zu\n", sizeof(struct ddebug_table)); return 0; }'
+	} >"$tmp/t.c"
+	gcc -o "$tmp/t" "$tmp/t.c" && "$tmp/t"
+	rm -rf "$tmp"
+}
+
+# host_facts MODDIR: what the built modules spend, read from the .ko files.
+host_facts() {
+	local mod=$1
+	python3 scripts/bench/ko-facts.py "$mod/bench_big.ko" || return 1
+	# The shape check of the selftests, on one generated function. Its
+	# check 3 wants the 5-byte form; objtool writes the 2-byte one (66 90)
+	# where the out-of-line code is near, as in a function this small:
+	# that too is one inline NOP, so only the other checks decide here.
+	bash scripts/nop-shape.sh "$mod/bench_small.ko" \
+		bench_small_sites >"$mod/nop-shape.ktap" 2>&1
+	if ! grep -q '^ok 1 ' "$mod/nop-shape.ktap" ||
+	   grep '^not ok' "$mod/nop-shape.ktap" | grep -qv '^not ok 3 ' ||
+	   grep '^# site at ' "$mod/nop-shape.ktap" | grep -qv '\[66 90\]'; then
+		echo "value nop_shape fail"
+		grep '^not ok' "$mod/nop-shape.ktap" | sed 's/^/info nop_shape /'
+	else
+		echo "value nop_shape ok"
+	fi
+	if [ "$IMPL" = upstream ]; then
+		echo "value table_bytes $(upstream_table_bytes)"
+	fi
+	sed -n "s/^\([A-Z_]*\)='\(.*\)'\$/info env_\1 \2/p" "$mod/bench.env"
+	echo "info kernel $(cat "$OBJ/include/config/kernel.release")"
+	echo "info release $(cat "$OBJ/include/config/kernel.release")"
+}
+
+# bench_initramfs MODDIR DEST: the harness's initramfs plus /bench.
+bench_initramfs() {
+	local mod=$1 dest=$2 stage
+	stage=$(mktemp -d)
+	mkdir -p "$stage/bench"
+	cp "$BENCH_OUT/ddbench" "$mod/bench_big.ko" "$mod/bench_small.ko" \
+		"$mod/bench.env" "$stage/bench/"
+	printf 'REPS=%s\nHEAVY_REPS=%s\nLOCK_REPS=%s\nLOCK_DELAY_MS=%s\nLOCK_BYTES=%s\n' \
+		"$REPS" "$HEAVY_REPS" "$LOCK_REPS" "$LOCK_DELAY_MS" "$LOCK_BYTES" \
+		>"$stage/bench/run.env"
+	(cd "$stage" && find bench | sort | cpio -o -H newc --quiet) >"$stage/b.cpio"
+	cat "$OUT/initramfs.cpio" "$stage/b.cpio" >"$dest/initramfs.cpio"
+	rm -rf "$stage"
+}
+
+# run_impl IMPL: build, measure on the host, boot and measure in the
+# guest; everything lands in build/bench/IMPL-SITES.txt (one file per site
+# count, so that a smoke run leaves a full run's figures alone).
+run_impl() {
+	(
+		setup "$1"
+		local mod=$OUT/bench/sites-$SITES res=$BENCH_OUT/$1-$SITES
+		local log=$BENCH_OUT/$1-$SITES.log rc=0 t0=$SECONDS
+		do_build && do_initramfs || exit 1
+		msg "GEN    $SITES sites -> ${mod#"$TOP"/}"
+		python3 scripts/bench/gen-module.py "$SITES" "$mod" || exit 1
+		msg "BUILD  bench modules ($IMPL)"
+		quiet kmake M="$mod" modules
+		mkdir -p "$res"
+		host_facts "$mod" >"$res/host.txt" || exit 1
+		bench_initramfs "$mod" "$res" || exit 1
+		msg "BOOT   $IMPL kernel, bench (console: ${log#"$TOP"/})"
+		local t1=$SECONDS
+		# boot appends to $OUT/initramfs.cpio: point it at ours.
+		OUT=$res boot scripts/bench/guest.sh "$log" "$BENCH_APPEND" \
+			>/dev/null || rc=$?
+		script_output "$log" >"$res/guest.txt"
+		grep '^check not ok' "$res/guest.txt" | sed "s/^/  $IMPL: /" >&2
+		if kernel_problems "$log" >/dev/null; then
+			echo "bench: kernel problems in ${log#"$TOP"/}:" >&2
+			kernel_problems "$log" | head -n 20 >&2
+			rc=1
+		fi
+		grep -E '^\[ *[0-9.]+\] clocksource: Switched' "$log" |
+			sed 's/^/info console /' >>"$res/host.txt"
+		echo "info boot_seconds $((SECONDS - t1))" >>"$res/host.txt"
+		echo "info impl_seconds $((SECONDS - t0))" >>"$res/host.txt"
+		cat "$res/host.txt" "$res/guest.txt" >"$res.txt"
+		[ $rc = 0 ] || echo "bench: the $IMPL guest failed (status $rc; log: ${log#"$TOP"/})" >&2
+		exit $rc
+	)
+}
+
+start=$SECONDS
+fail=0
+build_timer || exit 1
+args=()
+for impl in $IMPLS; do
+	txt=$BENCH_OUT/$impl-$SITES.txt
+	args+=("$impl=$txt")
+	case " ${BENCH_REUSE:-} " in
+	*" $impl "*)
+		if [ -f "$txt" ]; then
+			echo "  REUSE  ${txt#"$TOP"/} (measured $(date -r "$txt" -u '+%F %H:%M UTC'))"
+			continue
+		fi
+		;;
+	esac
+	rm -f "$txt"
+	run_impl "$impl" || fail=1
+done
+mkdir -p "$(dirname "$RESULTS")"
+python3 scripts/bench/report.py --sites "$SITES" --command "$COMMAND" \
+	--seconds $((SECONDS - start)) --out "$RESULTS" "${args[@]}" || fail=1
+echo "  bench: ${RESULTS#"$TOP"/} ($((SECONDS - start))s)"
+exit $fail

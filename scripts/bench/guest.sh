@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest side of "make bench", run as /run.sh. /bench holds the timer
+# (ddbench), the generated modules, bench.env (the load: names, targets,
+# expected counts) and run.env (REPS, HEAVY_REPS for enabling every site,
+# LOCK_REPS, LOCK_DELAY_MS, LOCK_BYTES).
+#
+# Prints "sample ..." and "value ..." lines (see ddbench.c), "info KEY
+# TEXT" lines, and one "check ok - ..." or "check not ok - ..." line per
+# functional check (site counts, CPUs, clocksource); exits 1 if a check
+# failed. Nothing here judges timings.
+
+. /bench/bench.env
+. /bench/run.env
+
+B=/bench/ddbench
+CTL=/sys/kernel/debug/dynamic_debug/control
+[ -f "$CTL" ] || CTL=/proc/dynamic_debug/control
+ENABLED=$(dirname "$CTL")/enabled
+VERBOSE=/sys/module/dynamic_debug/parameters/verbose
+fail=0
+
+check()		# check DESC COMMAND...
+{
+	local d=$1
+
+	shift
+	if "$@"; then
+		echo "check ok - $d"
+	else
+		echo "check not ok - $d"
+		fail=1
+	fi
+}
+
+timer()		# timer ARGS...: run ddbench, a failure is a failed check
+{
+	"$B" "$@" || { echo "check not ok - ddbench $1 ($2 ...) ran"; fail=1; }
+}
+
+# on MODULE: how many sites of MODULE have exactly the flag p.
+on()		{ grep -c "\[$1\].* =p \"" "$CTL"; }
+sites_of()	{ grep -c "\[$1\]" "$CTL"; }
+
+# targeted NAME SELECTORS EXPECTED [MODULE]: check that SELECTORS match
+# EXPECTED sites, then time "+p" and "-p" of them.
+targeted()
+{
+	local name=$1 sel=$2 want=$3 mod=${4:-$BIG}
+
+	echo "$sel +p" >"$CTL"
+	check "'$sel' enables $want sites" test "$(on "$mod")" = "$want"
+	echo "$sel -p" >"$CTL"
+	check "'$sel -p' disables them" test "$(on "$mod")" = 0
+	timer query "$CTL" "$REPS" "${name}_on" "$sel +p" "${name}_off" "$sel -p"
+}
+
+echo "info guest_cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+echo "info clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo "info cpus_online $(cat /sys/devices/system/cpu/online)"
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+echo "value cpus $cpus"
+echo "info control $CTL"
+echo "info reps $REPS (every site: $HEAVY_REPS; lock-wait batch: $LOCK_REPS, no warm-up)"
+check "at least 2 CPUs online ($cpus)" test "$cpus" -ge 2
+check "a fine clocksource (not jiffies)" \
+	grep -qvE 'jiffies' /sys/devices/system/clocksource/clocksource0/current_clocksource
+
+check "insmod $SMALL" insmod /bench/$SMALL.ko
+check "insmod $BIG" insmod /bench/$BIG.ko
+check "$BIG has $SITES sites" test "$(sites_of "$BIG")" = "$SITES"
+check "$SMALL has $SMALL_SITES sites" test "$(sites_of "$SMALL")" = "$SMALL_SITES"
+
+# Code-patching synchronisations: each is an IPI to every other CPU.
+timer ipi "$CTL" cal_noop "module no_such_module +p"
+timer ipi "$CTL" cal_noop2 "module no_such_module +p"
+timer ipi "$CTL" cal_all_on "module $BIG +p"
+check "'module $BIG +p' enables $SITES sites" test "$(on "$BIG")" = "$SITES"
+timer ipi "$CTL" cal_all_off "module $BIG -p"
+check "'module $BIG -p' disables them" test "$(on "$BIG")" = 0
+
+targeted func "func $FUNC" "$FUNC_SITES"
+targeted file "file $FILE" "$FILE_SITES"
+targeted small "module $SMALL" "$SMALL_SITES" "$SMALL"
+targeted lines "module $BIG file $FILE line $LINES" "$LINES_SITES"
+targeted wild "func $WILD" "$WILD_SITES"
+
+timer query "$CTL" "$REPS" format "format $NO_MATCH +p"
+check "'format $NO_MATCH' matches nothing" test "$(on "$BIG")" = 0
+
+# The two writes of the CAL count above were these same queries: they
+# are this metric's warm-up.
+export DDBENCH_WARMUP=0
+timer query "$CTL" "$HEAVY_REPS" all_on "module $BIG +p" all_off "module $BIG -p"
+unset DDBENCH_WARMUP
+check "every site is off again" test "$(on "$BIG")" = 0
+
+# Reading: 1% of the big module's sites on.
+echo "module $BIG file $PCT_FILE line $PCT_LINES +p" >"$CTL"
+check "1% of the sites on ($PCT_SITES)" test "$(on "$BIG")" = "$PCT_SITES"
+timer read "$CTL" "$REPS" control
+if [ -f "$ENABLED" ]; then
+	timer read "$ENABLED" "$REPS" enabled
+	check "enabled lists the $PCT_SITES sites" \
+		test "$(grep -c "\[$BIG\]" "$ENABLED")" = "$PCT_SITES"
+else
+	echo "info enabled absent"
+fi
+echo "module $BIG -p" >"$CTL"
+
+# The core's own allocations for the module, as it reports them at
+# verbose=1 (a line "dyndbg: ... index N bytes"; upstream has none).
+check "rmmod $BIG" rmmod $BIG
+dmesg -c >/dev/null
+echo 1 >"$VERBOSE"
+insmod /bench/$BIG.ko
+echo 0 >"$VERBOSE"
+n=$(dmesg | sed -n 's/.*dyndbg:.* index \([0-9]*\) bytes.*/\1/p' | tail -n 1)
+echo "value index_bytes ${n:-none}"
+dmesg | grep -F "$BIG" | grep -F dyndbg | head -n 3 | sed 's/^/info verbose_log /'
+check "rmmod $BIG" rmmod $BIG
+
+timer load /bench/$BIG.ko "$BIG" "$REPS"
+
+# Lock wait: the big module is gone, so the batch covers the built-in
+# sites and the small module's.
+echo "value lock_sites $(grep -vc '^#' "$CTL")"
+timer lockwait "$CTL" /bench/$SMALL.ko "$SMALL" "$LOCK_REPS" "$LOCK_DELAY_MS" "+p;-p;" "$LOCK_BYTES"
+echo "-p" >"$CTL"
+
+exit $fail

@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# The table of "make bench": read what scripts/bench.sh collected for each
+# implementation (build/bench/IMPL.txt: "sample", "value", "info" and
+# "check" lines), print one table, ours against upstream, and write it as
+# Markdown. Exits 1 if a guest check failed or a metric is missing for an
+# implementation that ran; judges no timing.
+#
+# Usage: report.py --sites N --command CMD --seconds S --out FILE IMPL=FILE...
+# BENCH_NOTE in the environment adds a "Notes on this run" section.
+
+import argparse
+import datetime
+import os
+import re
+import statistics
+import sys
+
+METHOD = """
+## How it is measured
+
+- Load: `scripts/bench/gen-module.py` writes `bench_big` (SITES sites: files
+  of 50 functions of 20 `pr_debug()` sites, every format distinct) and
+  `bench_small` (10 sites); both are built out of tree (`-O2`) against each
+  kernel. Query targets: the middle file and its function 25, five of its
+  functions by line range, `format` text no site has, `func *_fn25` (one
+  function per file).
+- Kernels: `IMPL=upstream` and ours with the harness's config (tinyconfig +
+  `scripts/config.fragment`; ours adds only its KUnit suite, which runs at
+  boot before the bench starts). The same QEMU command for both (the
+  harness's `boot_script`: TCG, `-cpu max -smp 2 -m 1024`) and the same
+  kernel command line, `tsc=reliable clocksource=tsc`: the TSC, trusted
+  without the clocksource watchdog, instead of a jiffies clock of 4 ms
+  steps; the guest reports the clocksource it uses (above; `tsc-early`
+  is the same counter before its calibration is refined, which a kernel
+  that boots faster may still use when the bench starts).
+- Timer: `scripts/bench/ddbench.c`, static, in the initramfs:
+  `clock_gettime(CLOCK_MONOTONIC)` around the `write()` of a query (one
+  `write()` per query, the file opened before), around open+read-to-EOF
+  for the reads, around `finit_module()` / `delete_module()`.
+- Stability under TCG: the guest runs nothing but the bench (init, a shell
+  and the timer; the console quiet at loglevel 5; no `pr_debug()` site of
+  the load is ever executed); every metric runs once as a discarded
+  warm-up (for enabling and disabling every site, the two writes that
+  count IPIs are that warm-up), then the repetitions above; the table shows the median and the
+  min–max spread; both kernels run in turn on the same host, one after the
+  other. The host is shared (other kernel builds may run): the spread
+  shows how much that moved a figure.
+- text_poke_sync rounds: the change of the `CAL` (function call
+  interrupts) line of `/proc/interrupts`, summed over the CPUs, around the
+  write; every round sends one IPI to each other CPU, so rounds = IPIs /
+  (CPUs - 1). The "noise" row is the same count around a write that
+  matches nothing. IPIs are a count emulation cannot distort; on a real
+  machine each round costs an IPI to every online CPU and a wait for all
+  of them, so the round count times the CPU count decides the cost there.
+- `enabled`: ours only (upstream has no such file).
+- Lock wait: with `bench_big` unloaded, one process writes a batch of
+  `+p;-p;` in one `write()` (4 KiB, 682 queries, unless the table says
+  otherwise; each query changes every site of the kernel and of
+  `bench_small`, so ours' KUnit sites count there too); 50 ms after
+  it starts, a second process opens `control` and reads 1 byte and a third
+  unloads `bench_small`; each one's latency is reported, and the batch's.
+- Bytes per site: section sizes of `bench_big.ko` (`__jump_table` and
+  every section whose name has `dyndbg` or `ddebug`, from `readelf -S`)
+  divided by the site count. Run-time allocations: upstream makes one
+  `kzalloc(sizeof(struct ddebug_table))` per module (its size compiled on
+  the host from the struct in the pristine `lib/dynamic_debug.c`, rounded
+  up to its kmalloc cache); ours reports what it allocates at
+  `dynamic_debug.verbose=1` ("dyndbg: ... index N bytes"), n/a if absent.
+- NOPs: every `__jump_table` entry of `bench_big.ko` is looked up in
+  `objdump -d` (`scripts/bench/ko-facts.py`): each must be the 5-byte
+  `nopl` (`0f 1f 44 00 00`) or the 2-byte NOP (`66 90`) that objtool
+  writes where the out-of-line code is within a short jump; both are one
+  inline NOP. The shape (the NOP on the straight path, the call to
+  `__dynamic_pr_debug()` out of line, reached through the NOP's target) is
+  checked by `tools/testing/selftests/dynamic_debug/check_nop_shape.sh`
+  on `bench_small.ko`, generated and built the same way (its check of the
+  5-byte form is waived when the sites it lists are all `66 90`).
+"""
+
+KMALLOC = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192]
+
+
+def load(path):
+    d = {"sample": {}, "value": {}, "info": {}, "check": []}
+    try:
+        lines = open(path).read().splitlines()
+    except FileNotFoundError:
+        return None
+    for line in lines:
+        f = line.split(" ", 2)
+        if f[0] == "sample" and len(f) == 3:
+            d["sample"][f[1]] = [int(x) for x in f[2].split()]
+        elif f[0] == "value" and len(f) == 3:
+            d["value"][f[1]] = f[2]
+        elif f[0] == "info" and len(f) >= 2:
+            d["info"].setdefault(f[1], f[2] if len(f) == 3 else "")
+        elif f[0] == "check":
+            d["check"].append(line)
+    return d
+
+
+def ms(ns):
+    v = ns / 1e6
+    if v >= 1000:
+        return "%.2f s" % (v / 1000)
+    if v >= 100:
+        return "%.0f ms" % v
+    if v >= 10:
+        return "%.1f ms" % v
+    if v >= 1:
+        return "%.2f ms" % v
+    return "%.3f ms" % v
+
+
+def time_cell(s):
+    if not s:
+        return "n/a", None
+    med = statistics.median(s)
+    return "%s (%s–%s)" % (ms(med), ms(min(s)), ms(max(s))), med
+
+
+def ratio(up, ours):
+    if up is None or ours is None or ours == 0:
+        return "–"
+    return "%.2fx" % (up / ours)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sites", type=int, required=True)
+    ap.add_argument("--command", required=True)
+    ap.add_argument("--seconds", type=int, default=0)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("runs", nargs="+")
+    a = ap.parse_args()
+
+    data, ran = {}, []
+    for r in a.runs:
+        impl, path = r.split("=", 1)
+        ran.append(impl)
+        data[impl] = load(path)
+    up, ours = data.get("upstream"), data.get("ours")
+    missing, failed = [], []
+    for impl in ran:
+        if data[impl] is None:
+            missing.append("%s: no results at all" % impl)
+            continue
+        failed += ["%s: %s" % (impl, c) for c in data[impl]["check"]
+                   if c.startswith("check not ok")]
+
+    env = {}
+    for impl in ran:
+        if data[impl] is not None:
+            env = data[impl]["info"]
+            break
+    sites = a.sites
+    g = lambda d, kind, key: (d or {}).get(kind, {}).get(key) if d else None
+
+    def v(d, key):
+        x = g(d, "value", key)
+        try:
+            return int(x)
+        except (TypeError, ValueError):
+            return None
+
+    rows = []
+
+    def need(impl, kind, key):
+        d = data.get(impl)
+        if d is not None and g(d, kind, key) is None:
+            missing.append("%s: %s %s" % (impl, kind, key))
+
+    def trow(label, key, only=None):
+        for impl in ran:
+            if only is None or impl in only:
+                need(impl, "sample", key)
+        cu, mu = time_cell(g(up, "sample", key)) if up else ("not run", None)
+        co, mo = time_cell(g(ours, "sample", key)) if ours else ("not run", None)
+        rows.append((label, cu, co, ratio(mu, mo)))
+
+    def crow(label, cu, co, ru=None, ro=None):
+        rows.append((label, cu, co, ratio(ru, ro)))
+
+    def env_of(key, default=""):
+        return env.get(key, default)
+
+    # The load, as gen-module.py described it (bench.env).
+    e = lambda k: env_of("env_" + k, "?")
+    for sel, key, n in (
+            ("func %s" % e("FUNC"), "func", e("FUNC_SITES")),
+            ("file %s" % e("FILE"), "file", e("FILE_SITES")),
+            ("module %s" % e("SMALL"), "small", e("SMALL_SITES")),
+            ("module %s file %s line %s" % (e("BIG"), e("FILE"), e("LINES")),
+             "lines", e("LINES_SITES"))):
+        trow("`%s +p` (%s sites)" % (sel, n), key + "_on")
+        trow("`%s -p`" % sel, key + "_off")
+    trow("`format %s +p` (scan, 0 sites)" % e("NO_MATCH"), "format")
+    trow("`func %s +p` (wildcard, %s sites)" % (e("WILD"), e("WILD_SITES")), "wild_on")
+    trow("`func %s -p`" % e("WILD"), "wild_off")
+    trow("`module %s +p` (every site, %d)" % (e("BIG"), sites), "all_on")
+    trow("`module %s -p`" % e("BIG"), "all_off")
+
+    def cal(d, key):
+        x = v(d, key)
+        cpus = v(d, "cpus")
+        if x is None:
+            return "n/a", None
+        if cpus and cpus > 1:
+            return "%d IPIs = %d rounds" % (x, x // (cpus - 1)), x
+        return "%d IPIs" % x, x
+
+    for impl in ran:
+        for k in ("cal_all_on", "cal_all_off", "cal_noop", "cpus"):
+            need(impl, "value", k)
+    cu, ru = cal(up, "cal_all_on") if up else ("not run", None)
+    co, ro = cal(ours, "cal_all_on") if ours else ("not run", None)
+    crow("text_poke_sync rounds, `module BIG +p` (CAL delta)", cu, co, ru, ro)
+    cu, ru = cal(up, "cal_all_off") if up else ("not run", None)
+    co, ro = cal(ours, "cal_all_off") if ours else ("not run", None)
+    crow("text_poke_sync rounds, `module BIG -p`", cu, co, ru, ro)
+    def noise(d):
+        if not d:
+            return "not run"
+        return "%s, then %s IPIs" % (v(d, "cal_noop"), v(d, "cal_noop2"))
+
+    crow("CAL noise: two writes matching nothing", noise(up), noise(ours))
+
+    trow("read all of `control` (%s sites on)" % e("PCT_SITES"), "control")
+    for impl in ran:
+        need(impl, "value", "control_bytes")
+    bu, bo = v(up, "control_bytes"), v(ours, "control_bytes")
+    crow("`control` size", "%s bytes" % bu if bu is not None else
+         ("n/a" if up else "not run"),
+         "%s bytes" % bo if bo is not None else ("n/a" if ours else "not run"),
+         bu, bo)
+    trow("read all of `enabled` (%s sites on)" % e("PCT_SITES"), "enabled",
+         only=("ours",))
+    trow("`insmod %s`" % e("BIG"), "insmod")
+    trow("`rmmod %s`" % e("BIG"), "rmmod")
+    q = v(ours or up, "lock_batch_queries")
+    ls = v(ours or up, "lock_sites")
+    trow("lock wait: `open`+`read(1)` of `control` during a batch", "lock_reader")
+    trow("lock wait: `rmmod %s` during a batch" % e("SMALL"), "lock_rmmod")
+    trow("the batch itself: %s bytes, `+p;-p;` x %s over %s sites"
+         % (v(ours or up, "lock_batch_bytes"), q, ls),
+         "lock_writer")
+
+    # Bytes per site.
+    def sects(d):
+        return {k[5:]: int(x) for k, x in (d or {}).get("value", {}).items()
+                if k.startswith("sect:")}
+
+    su, so = sects(up), sects(ours)
+    for name in sorted(set(su) | set(so)):
+        pu = su.get(name)
+        po = so.get(name)
+        crow("bytes per site: `%s`" % name,
+             "%.2f" % (pu / sites) if pu is not None else ("–" if up else "not run"),
+             "%.2f" % (po / sites) if po is not None else ("–" if ours else "not run"),
+             pu or None, po or None)
+    tu = sum(su.values()) if up else None
+    to = sum(so.values()) if ours else None
+    crow("bytes per site: sections, total",
+         "%.2f" % (tu / sites) if tu is not None else "not run",
+         "%.2f" % (to / sites) if to is not None else "not run", tu, to)
+    if up:
+        tb = v(up, "table_bytes")
+        slab = next((k for k in KMALLOC if tb and k >= tb), None)
+        au = ("%d B (struct ddebug_table, kmalloc-%s) = %.4f" % (tb, slab, slab / sites)
+              if tb else "n/a")
+    else:
+        au, slab = "not run", None
+    if ours:
+        ib = v(ours, "index_bytes")
+        ao = "%d B = %.4f" % (ib, ib / sites) if ib is not None else \
+            "n/a (no \"index N bytes\" line at verbose=1)"
+    else:
+        ao, ib = "not run", None
+    crow("run-time allocations per module (per site)", au, ao, slab, ib)
+    if up and ours and tu is not None and to is not None:
+        crow("bytes per site: total", "%.2f" % ((tu + (slab or 0)) / sites),
+             "%.2f" % ((to + (ib or 0)) / sites), tu + (slab or 0), to + (ib or 0))
+
+    def nops(d):
+        if not d:
+            return "not run"
+        n, e = v(d, "nop5"), v(d, "jump_entries")
+        if n is None or e is None:
+            return "n/a"
+        return "%d/%d 5-byte nopl, %s 2-byte, %s other; shape %s" % (
+            n, e, v(d, "nop2"), v(d, "nop_other"), g(d, "value", "nop_shape"))
+
+    for impl in ran:
+        for k in ("nop5", "nop2", "nop_other", "jump_entries", "nop_shape"):
+            need(impl, "value", k)
+        d = data.get(impl)
+        if d is not None:
+            if v(d, "jump_entries") != sites or v(d, "nop_other") != 0:
+                failed.append("%s: %s jump entries, %s not NOPs (want %d NOPs)" % (
+                    impl, v(d, "jump_entries"), v(d, "nop_other"), sites))
+            if g(d, "value", "nop_shape") != "ok":
+                failed.append("%s: check_nop_shape.sh failed on bench_small.ko" % impl)
+    crow("disabled sites are inline NOPs (bench_big.ko)", nops(up), nops(ours))
+
+    # The table.
+    d0 = up or ours or {"info": {}, "value": {}}
+    lines = []
+    lines.append("# `make bench`: dynamic debug, ours against upstream 6.12")
+    lines.append("")
+    lines.append("- date: %s" % datetime.datetime.now(datetime.timezone.utc)
+                 .strftime("%Y-%m-%d %H:%M UTC"))
+    lines.append("- kernel: Linux %s (%s)" % (env_of("kernel", "?"),
+                 " / ".join("%s %s" % (i, data[i]["info"].get("release", "?"))
+                            for i in ran if data[i])))
+    lines.append("- sites: %d in bench_big (%s files x 50 functions x 20 sites),"
+                 " 10 in bench_small" % (sites, e("FILES")))
+    host_cpu = "?"
+    try:
+        m = re.search(r"^model name\s*:\s*(.*)$", open("/proc/cpuinfo").read(), re.M)
+        host_cpu = m.group(1) if m else "?"
+    except OSError:
+        pass
+    lines.append("- host CPU: %s" % host_cpu)
+    lines.append("- guest CPU: %s, %s online, clocksource %s" % (
+        env_of("guest_cpu", "?"), env_of("cpus_online", "?"),
+        " / ".join("%s %s" % (i, data[i]["info"].get("clocksource", "?"))
+                   for i in ran if data[i])))
+    lines.append("- repetitions: %s" % env_of("reps", "?"))
+    lines.append("- command: `%s` (took %d s)" % (a.command, a.seconds))
+    lines.append("")
+    lines.append("Times: median of the repetitions (min–max), measured in the "
+                 "guest. Ratio: upstream / ours; above 1 means ours is faster, "
+                 "smaller or needs fewer.")
+    lines.append("")
+    lines.append("| metric | upstream 6.12 | ours | ratio |")
+    lines.append("| --- | --- | --- | --- |")
+    for r in rows:
+        lines.append("| %s | %s | %s | %s |" % r)
+    lines.append("")
+    lines += METHOD.splitlines()
+    if os.environ.get("BENCH_NOTE"):
+        lines += ["", "## Notes on this run", ""] + os.environ["BENCH_NOTE"].splitlines()
+    if missing or failed:
+        lines.append("")
+        lines.append("Problems:")
+        lines += ["- %s" % x for x in missing + failed]
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    with open(a.out, "w") as f:
+        f.write(text)
+    return 1 if (missing or failed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot test: boundaries of the boot parameters. Booted twice (see
+# boot-tests.list); each check skips unless its parameter is on the
+# command line:
+#   - ddebug_query= of 1,023 characters and dyndbg= of 1,024 apply (our
+#     limit is 4,095; upstream 6.12 refuses 1,024 and more);
+#   - MODULE.dyndbg= of a loadable module runs once per load, whether
+#     modprobe passes it as an argument or a plain insmod loads it, and is
+#     kept only for loadable modules;
+#   - a.b.dyndbg= is not a dyndbg parameter of a module "a.b": it is
+#     ignored, as upstream 6.12 ignores it.
+
+DIR=$(dirname "$0")
+. "$DIR/functions.sh"
+
+require_control
+ktap_plan 7
+
+D=$DRIVER_MOD
+
+# value_of NAME: the double-quoted value of NAME= on the command line.
+value_of()
+{
+	sed -n "s/.* $1=\"\\([^\"]*\\)\".*/\\1/p" /proc/cmdline
+}
+
+# long_query NAME LENGTH FILE: NAME= of LENGTH characters enabled FILE.
+long_query()
+{
+	local v
+
+	v=$(value_of "$1")
+	if [ -z "$v" ]; then
+		ktap_skip "$1= of $2 characters applies" "not on the command line"
+	elif [ "${#v}" != "$2" ]; then
+		ktap_not_ok "$1= of $2 characters applies" \
+			"boot-tests.list gives ${#v} characters"
+	elif [ "$1" = ddebug_query ] && ! dd_is_ours; then
+		ktap_skip "$1= of $2 characters applies" "$NOT_OURS"
+	elif [ "$2" -ge 1024 ] && ! dd_is_ours; then
+		ktap_skip "$1= of $2 characters applies" \
+			"upstream 6.12 refuses 1024 characters and more"
+	else
+		ktap_check "$1= of $2 characters applies" file_flags_are "$3" "=p"
+	fi
+}
+
+long_query ddebug_query 1023 lib/kobject.c
+long_query dyndbg 1024 kernel/async.c
+
+# The boot's messages: before the checks below clear the log.
+if grep -qF 'kobject.x.dyndbg=' /proc/cmdline; then
+	ktap_expect "kobject.x.dyndbg= is ignored, not run for a module kobject.x" \
+		"" "$(log_lines 'kobject.x.dyndbg:')"
+else
+	ktap_skip "kobject.x.dyndbg= is ignored, not run for a module kobject.x" \
+		"not on the command line"
+fi
+
+if grep -qF "$D.dyndbg=" /proc/cmdline && dd_is_ours; then
+	ktap_check "$D.dyndbg= is kept for the loadable $D" \
+		log_has "$D.dyndbg: kept for when $D loads"
+	ktap_expect "params.dyndbg= is not kept: params is built in" "" \
+		"$(log_lines 'params.dyndbg: kept')"
+
+	mod_unload "$D"
+	log_clear
+	modprobe "$D"
+	ktap_expect "modprobe: the command line's bad query is reported once" 1 \
+		"$(log_count 'unknown keyword "fiel"')"
+	mod_unload "$D"
+
+	log_clear
+	insmod "$(mod_ko "$D")"
+	ktap_expect "insmod: the remembered bad query is reported once" 1 \
+		"$(log_count 'unknown keyword "fiel"')"
+	mod_unload "$D"
+else
+	for d in "$D.dyndbg= is kept for the loadable $D" \
+		"params.dyndbg= is not kept: params is built in" \
+		"modprobe: the command line's bad query is reported once" \
+		"insmod: the remembered bad query is reported once"; do
+		ktap_skip "$d" "no $D.dyndbg= on the command line, or $NOT_OURS"
+	done
+fi
+
+ktap_finish
