@@ -112,7 +112,17 @@ static int __init sites_init(void)
 
 static void __exit sites_exit(void)
 {
-	platform_device_unregister(sites_pdev);
+	struct platform_device *pdev;
+
+	/*
+	 * Writes to do_prints run under the parameter lock and may still
+	 * come while the module goes: they must not see the device going.
+	 */
+	kernel_param_lock(THIS_MODULE);
+	pdev = sites_pdev;
+	sites_pdev = NULL;
+	kernel_param_unlock(THIS_MODULE);
+	platform_device_unregister(pdev);
 	pr_debug("sites exit\n");
 }
 
