@@ -254,13 +254,17 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
  * @cls: class id, a constant below _DPRINTK_CLASS_DFLT, or the default
  * @fmt: format string shown in the control file and matched by "format"
  *
- * Besides the descriptor, a struct _ddebug_names in an init section holds
- * the site's names.  The empty asm statement names it, so the compiler
+ * The descriptor keeps its natural alignment: left to itself, the compiler
+ * may align a 32-byte object to 32 bytes, and the linker would then leave
+ * gaps in the array of descriptors, or between its start symbol and its
+ * first entry.  Besides the descriptor, a struct _ddebug_names in an init
+ * section holds the site's names.  The empty asm statement names it, so the compiler
  * keeps it exactly when it keeps the code around the site: a site in dead
  * code leaves neither behind, and inlined copies of the code share one.
  */
 #define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
-	static struct _ddebug name __section("__dyndbg") = {		\
+	static struct _ddebug __aligned(__alignof__(struct _ddebug))	\
+		name __section("__dyndbg") = {				\
 		.bits = _DPRINTK_BITS_INIT(cls, __LINE__,		\
 					   _DPRINTK_FLAGS_DEFAULT),	\
 		_DPRINTK_KEY_INIT					\
