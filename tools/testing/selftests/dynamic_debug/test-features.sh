@@ -65,9 +65,9 @@ if [ -n "$TRACE" ] && [ -d "$TRACE/events/dyndbg" ]; then
 	echo > "$TRACE/trace"
 	log_clear
 	set_plain =pT
-	run plain 2
-	ktap_check "pT records the message" trace_has "loop plain 2"
-	ktap_expect "pT prints it to the log too" "loop plain 2" \
+	run plain 1
+	ktap_check "pT records the message" trace_has "prdbg: loop plain 1"
+	ktap_expect "pT prints it to the log too" "loop plain 1" \
 		"$(log_lines 'loop plain')"
 
 	echo > "$TRACE/trace"
@@ -89,6 +89,7 @@ if [ -n "$TRACE" ] && [ -d "$TRACE/events/dyndbg" ]; then
 		"$(grep -F 'loop plain' "$TRACE/trace")"
 	echo 1 > "$TRACE/events/dyndbg/prdbg/enable"
 	echo 'msg ~ "*plain 7*"' > "$TRACE/events/dyndbg/prdbg/filter"
+	set_plain =T
 	run plain 8
 	ktap_expect "events are filtered like any other" "prdbg: loop plain 7" \
 		"$(grep -o 'prdbg: loop plain.*' "$TRACE/trace")"
