@@ -89,13 +89,15 @@ static __printf(1, 2) void debug_printk(const char *fmt, ...)
 /* The 'T' flag: a trace event; @dev names the device, NULL for none. */
 static __printf(2, 3) void emit_trace(const char *dev, const char *fmt, ...)
 {
+	struct va_format vaf = { .fmt = fmt };
 	va_list args;
 
 	va_start(args, fmt);
+	vaf.va = &args;
 	if (dev)
-		trace_devdbg(dev, fmt, &args);
+		trace_devdbg(dev, &vaf);
 	else
-		trace_prdbg(fmt, &args);
+		trace_prdbg(&vaf);
 	va_end(args);
 }
 

@@ -9,6 +9,7 @@
 #if !defined(_TRACE_DYNDBG_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_DYNDBG_H
 
+#include <linux/printk.h>
 #include <linux/tracepoint.h>
 
 #ifndef _TRACE_DYNDBG_TRIM
@@ -29,15 +30,15 @@ static inline void dyndbg_trim_newline(char *msg)
 
 /* A pr_debug() message, with the decorations its site's flags ask for. */
 TRACE_EVENT(prdbg,
-	TP_PROTO(const char *fmt, va_list *args),
-	TP_ARGS(fmt, args),
+	TP_PROTO(struct va_format *vaf),
+	TP_ARGS(vaf),
 
 	TP_STRUCT__entry(
-		__vstring(msg, fmt, args)
+		__vstring(msg, vaf->fmt, vaf->va)
 	),
 
 	TP_fast_assign(
-		__assign_vstr(msg, fmt, args);
+		__assign_vstr(msg, vaf->fmt, vaf->va);
 		dyndbg_trim_newline(__get_str(msg));
 	),
 
@@ -49,17 +50,17 @@ TRACE_EVENT(prdbg,
  * the message with its decorations (and the interface name, if any).
  */
 TRACE_EVENT(devdbg,
-	TP_PROTO(const char *dev, const char *fmt, va_list *args),
-	TP_ARGS(dev, fmt, args),
+	TP_PROTO(const char *dev, struct va_format *vaf),
+	TP_ARGS(dev, vaf),
 
 	TP_STRUCT__entry(
 		__string(dev, dev)
-		__vstring(msg, fmt, args)
+		__vstring(msg, vaf->fmt, vaf->va)
 	),
 
 	TP_fast_assign(
 		__assign_str(dev);
-		__assign_vstr(msg, fmt, args);
+		__assign_vstr(msg, vaf->fmt, vaf->va);
 		dyndbg_trim_newline(__get_str(msg));
 	),
 
