@@ -11,7 +11,7 @@ setup "${IMPL:-ours}"
 . "$KTAP_HELPERS"
 
 ktap_print_header
-for f in include/linux/dynamic_debug.h lib/dynamic_debug/*.[ch] "$SELFTEST_DIR"/test_modules/*.c; do
+for f in include/linux/dynamic_debug.h include/trace/events/dyndbg.h lib/dynamic_debug/*.[ch] "$SELFTEST_DIR"/test_modules/*.c; do
 	ignore=$(awk -v f="$f" '$1 == f { printf "%s%s", sep, $2; sep = "," }' scripts/checkpatch-exceptions)
 	ktap_verdict "checkpatch --strict $f" "$(perl "$PRISTINE/scripts/checkpatch.pl" --strict --no-tree \
 		--quiet --no-summary --show-types ${ignore:+--ignore "$ignore"} -f "$f" 2>&1)"

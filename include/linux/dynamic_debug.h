@@ -23,10 +23,13 @@
 /*
  * Flag bits of a call site.  The letters, names and printing order live in
  * the core's flag table (lib/dynamic_debug/ddebug.h); the header needs only
- * the bit that the call site itself tests.
+ * the bits that decide whether a call site calls out of line: printing to
+ * the log ('p') and recording a trace event ('T').
  */
 #define _DPRINTK_FLAGS_NONE	0
 #define _DPRINTK_FLAGS_PRINT	BIT(0)
+#define _DPRINTK_FLAGS_TRACE	BIT(7)
+#define _DPRINTK_FLAGS_ENABLED	(_DPRINTK_FLAGS_PRINT | _DPRINTK_FLAGS_TRACE)
 
 #if defined DEBUG
 #define _DPRINTK_FLAGS_DEFAULT	_DPRINTK_FLAGS_PRINT
@@ -226,6 +229,14 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 					const struct ib_device *ibdev,
 					const char *fmt, ...);
 
+/*
+ * An enabled site whose function does not get its descriptor (the
+ * "_no_desc" builders, print_hex_dump_debug()) asks the core first: the
+ * call is counted, and the function runs only if the site prints to the
+ * log and its rate limit, if any, allows.
+ */
+bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
+
 #ifdef CONFIG_JUMP_LABEL
 #ifdef DEBUG
 #define _DPRINTK_KEY_INIT	.key.dflt_on = (STATIC_KEY_TRUE_INIT)
@@ -241,10 +252,10 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 #define _DPRINTK_KEY_INIT
 #ifdef DEBUG
 #define DYNAMIC_DEBUG_BRANCH(descriptor)				\
-	likely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_PRINT)
+	likely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_ENABLED)
 #else
 #define DYNAMIC_DEBUG_BRANCH(descriptor)				\
-	unlikely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_PRINT)
+	unlikely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_ENABLED)
 #endif
 #endif /* CONFIG_JUMP_LABEL */
 
@@ -254,13 +265,17 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
  * @cls: class id, a constant below _DPRINTK_CLASS_DFLT, or the default
  * @fmt: format string shown in the control file and matched by "format"
  *
- * Besides the descriptor, a struct _ddebug_names in an init section holds
- * the site's names.  The empty asm statement names it, so the compiler
+ * The descriptor keeps its natural alignment: left to itself, the compiler
+ * may align a 32-byte object to 32 bytes, and the linker would then leave
+ * gaps in the array of descriptors, or between its start symbol and its
+ * first entry.  Besides the descriptor, a struct _ddebug_names in an init
+ * section holds the site's names.  The empty asm statement names it, so the compiler
  * keeps it exactly when it keeps the code around the site: a site in dead
  * code leaves neither behind, and inlined copies of the code share one.
  */
 #define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
-	static struct _ddebug name __section("__dyndbg") = {		\
+	static struct _ddebug __aligned(__alignof__(struct _ddebug))	\
+		name __section("__dyndbg") = {				\
 		.bits = _DPRINTK_BITS_INIT(cls, __LINE__,		\
 					   _DPRINTK_FLAGS_DEFAULT),	\
 		_DPRINTK_KEY_INIT					\
@@ -287,22 +302,25 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
  * a unique one.  "_cls" variants give the site a class; "_no_desc"
  * variants call @func without the descriptor as first argument.  All of
  * them come down to __ddebug_site(): place the descriptor, then run @call
- * only while the site is enabled.
+ * only while the site is enabled and @allowed holds.
  */
-#define __ddebug_site(id, cls, fmt, call) do {				\
+#define __ddebug_site(id, cls, fmt, allowed, call) do {			\
 	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(id, cls, fmt);		\
-	if (DYNAMIC_DEBUG_BRANCH(id))					\
+	if (DYNAMIC_DEBUG_BRANCH(id) && (allowed))			\
 		call;							\
 } while (0)
 
 #define __dynamic_func_call_cls(id, cls, fmt, func, ...)		\
-	__ddebug_site(id, cls, fmt, func(&id, ##__VA_ARGS__))
+	__ddebug_site(id, cls, fmt, true, func(&id, ##__VA_ARGS__))
 #define __dynamic_func_call(id, fmt, func, ...)				\
-	__ddebug_site(id, _DPRINTK_CLASS_DFLT, fmt, func(&id, ##__VA_ARGS__))
+	__ddebug_site(id, _DPRINTK_CLASS_DFLT, fmt, true,		\
+		      func(&id, ##__VA_ARGS__))
 #define __dynamic_func_call_cls_no_desc(id, cls, fmt, func, ...)	\
-	__ddebug_site(id, cls, fmt, func(__VA_ARGS__))
+	__ddebug_site(id, cls, fmt, __dynamic_func_call_allowed(&id),	\
+		      func(__VA_ARGS__))
 #define __dynamic_func_call_no_desc(id, fmt, func, ...)			\
-	__ddebug_site(id, _DPRINTK_CLASS_DFLT, fmt, func(__VA_ARGS__))
+	__dynamic_func_call_cls_no_desc(id, _DPRINTK_CLASS_DFLT, fmt,	\
+					func, ##__VA_ARGS__)
 
 /*
  * Each macro below places a fresh descriptor (named by __UNIQUE_ID()) and

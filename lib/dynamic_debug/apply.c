@@ -65,6 +65,8 @@ static int query_class_in(const struct ddebug_table *dt,
 {
 	if (q->module && !match_wildcard(q->module, dt->mod_name))
 		return -ENOENT;
+	if (q->has_class_id)
+		return q->class_id;
 	if (!q->class_name)
 		return _DPRINTK_CLASS_DFLT;
 	return ddebug_class_id(dt, q->class_name);
@@ -122,19 +124,27 @@ static void log_change(const struct ddebug_table *dt, const struct _ddebug *dp,
 		    ddebug_flags_describe(newflags, now, sizeof(now)));
 }
 
-/* Give a matching site the flags @q asks for; true if they changed. */
-static bool site_apply(const struct ddebug_table *dt, struct _ddebug *dp,
+/*
+ * Give a matching site the flags @q asks for; true if they changed.  The
+ * site calls out of line while it prints or traces; what its flags need
+ * (counters, a rate limit) is there before they are set.
+ */
+static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 		       const struct ddebug_query *q)
 {
 	unsigned int oldflags = site_flags(dp);
 	unsigned int newflags = (oldflags & q->mask) | q->set;
-	bool now_on = newflags & _DPRINTK_FLAGS_PRINT;
+	bool was_on = oldflags & _DPRINTK_FLAGS_ENABLED;
+	bool now_on;
 
 	if (newflags == oldflags)
 		return false;
+	newflags = ddebug_state_prepare(dt, dp, newflags);
+	now_on = newflags & _DPRINTK_FLAGS_ENABLED;
 	log_change(dt, dp, newflags);
 	site_flags_set(dp, newflags);
-	if (!dt->keyless && now_on != !!(oldflags & _DPRINTK_FLAGS_PRINT))
+	ddebug_state_release(dt, dp, oldflags);
+	if (!dt->keyless && now_on != was_on)
 		key_queue(dp, now_on);
 	return true;
 }
@@ -158,6 +168,7 @@ static bool site_apply(const struct ddebug_table *dt, struct _ddebug *dp,
  * @runs: the runs of @dt still to visit
  * @site: next site of the current run, relative to its first
  * @found: matching sites so far
+ * @dry: only count the matching sites, change none
  */
 struct apply_walk {
 	struct list_head *tables;
@@ -168,6 +179,7 @@ struct apply_walk {
 	struct ddebug_runs runs;
 	u32 site;
 	unsigned int found;
+	bool dry;
 };
 
 /* Make @dt (or the first table after it that @q may match) current. */
@@ -224,7 +236,7 @@ static unsigned int walk_run(struct apply_walk *w, const struct ddebug_query *q,
 		if (!site_matches(dp, q, w->class_id))
 			continue;
 		w->found++;
-		if (site_apply(dt, dp, q))
+		if (!w->dry && site_apply(dt, dp, q))
 			work += WORK_PER_CHANGE;
 	}
 	if (w->site == run->count) {
@@ -251,6 +263,30 @@ static bool walk_some(struct apply_walk *w, const struct ddebug_query *q)
 	return w->dt;
 }
 
+/* Walk @q over @tables, changing the matching sites unless @dry. */
+static unsigned int walk_query(struct list_head *tables,
+			       const struct ddebug_query *q, bool dry)
+{
+	struct apply_walk w = { .tables = tables, .dry = dry };
+	bool more;
+
+	mutex_lock(&ddebug_lock);
+	w.gen = ddebug_tables_gen;
+	if (!list_empty(tables))
+		walk_enter(&w, list_first_entry(tables, struct ddebug_table,
+						link), q);
+	for (;;) {
+		more = walk_some(&w, q);
+		if (!more)
+			break;
+		mutex_unlock(&ddebug_lock);
+		cond_resched();
+		mutex_lock(&ddebug_lock);
+	}
+	mutex_unlock(&ddebug_lock);
+	return w.found;
+}
+
 /**
  * ddebug_apply_query - apply one query to every site it matches
  * @tables: list of struct ddebug_table to search (the registry, or a
@@ -270,26 +306,72 @@ static bool walk_some(struct apply_walk *w, const struct ddebug_query *q)
 unsigned int ddebug_apply_query(struct list_head *tables,
 				const struct ddebug_query *q)
 {
-	struct apply_walk w = { .tables = tables };
-	bool more;
-
-	mutex_lock(&ddebug_lock);
-	w.gen = ddebug_tables_gen;
-	if (!list_empty(tables))
-		walk_enter(&w, list_first_entry(tables, struct ddebug_table,
-						link), q);
-	for (;;) {
-		more = walk_some(&w, q);
-		if (!more)
-			break;
-		mutex_unlock(&ddebug_lock);
-		cond_resched();
-		mutex_lock(&ddebug_lock);
-	}
-	mutex_unlock(&ddebug_lock);
-	return w.found;
+	return walk_query(tables, q, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
+
+/* ===================== checking a text ===================== */
+
+static bool module_listed(struct list_head *tables, const char *module)
+{
+	struct ddebug_table *dt;
+	bool found = false;
+
+	mutex_lock(&ddebug_lock);
+	list_for_each_entry(dt, tables, link) {
+		if (match_wildcard(module, dt->mod_name)) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&ddebug_lock);
+	return found;
+}
+
+/*
+ * A listing line must name a site that exists: otherwise the saved setup
+ * it belongs to does not fit this kernel, and nothing of it applies.
+ */
+static int site_exists(struct list_head *tables, const struct ddebug_query *q,
+		       struct ddebug_parse_error *err)
+{
+	if (walk_query(tables, q, true))
+		return 0;
+	err->reason = module_listed(tables, q->module) ? DDEBUG_ERR_NO_SITE :
+							 DDEBUG_ERR_NO_MODULE;
+	err->word = q->file;
+	err->module = q->module;
+	err->func = q->func;
+	err->site_line = q->first_line;
+	return -EINVAL;
+}
+
+/*
+ * Parse every query of @buf, and check that each listing line among them
+ * names a site of @tables.  The sites may still go before the text
+ * applies (a module unloading meanwhile): what is gone then is skipped.
+ */
+static int check_text(struct list_head *tables, char *buf,
+		      unsigned int *count, struct ddebug_parse_error *err)
+{
+	struct ddebug_parser ps;
+	struct ddebug_query q;
+	int ret;
+
+	ddebug_parser_init(&ps, buf);
+	while ((ret = ddebug_parse_next(&ps, &q, err)) > 0) {
+		if (!q.replay)
+			continue;
+		ret = site_exists(tables, &q, err);
+		if (ret) {
+			err->query = ps.count;
+			err->line = ps.query_line;
+			return ret;
+		}
+	}
+	*count = ps.count;
+	return ret;
+}
 
 /**
  * ddebug_run - parse a text of queries and apply it to a list of tables
@@ -299,7 +381,8 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
  * @err: filled when the text is rejected; its word points into @buf
  *
  * All or nothing: every query is checked before the first one applies, so
- * if any is invalid, no site changes.  The text is parsed twice (checked
+ * if any is invalid, or is a listing line whose site does not exist, no
+ * site changes.  The text is parsed twice (checked
  * in @buf, applied from a copy) rather than kept parsed, so a write costs
  * one more page at most, whatever it holds.  Logs nothing but verbose
  * messages; reporting errors is the caller's choice.
@@ -318,7 +401,7 @@ int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
 	if (!copy)
 		return -ENOMEM;
-	ret = ddebug_parse_check(buf, &count, err);
+	ret = check_text(tables, buf, &count, err);
 	if (ret)
 		goto out;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The control files of dynamic debug: "control" (read the sites, write
- * queries) and the read-only "enabled" (only sites with flags), both in
+ * queries), the read-only "enabled" (only sites with flags) and "hits"
+ * (sites that fired, with their counts; writing 0 resets them), all in
  * <debugfs>/dynamic_debug/ and /proc/dynamic_debug/.
  */
 
@@ -13,6 +14,7 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "ddebug.h"
@@ -20,6 +22,14 @@
 /* Only root may list the sites: they reveal the kernel's layout. */
 #define CONTROL_MODE	0600
 #define ENABLED_MODE	0400
+#define HITS_MODE	0600
+
+/* Which sites a listing shows. */
+enum listing {
+	LIST_ALL,	/* control: every site, after a header */
+	LIST_ENABLED,	/* enabled: sites with flags, after a header */
+	LIST_HITS,	/* hits: sites that fired, count first, no header */
+};
 
 static const char control_header[] =
 	"# filename:lineno [module]function flags format\n";
@@ -29,20 +39,27 @@ static const char control_header[] =
  * @it: the walk; kept between read() calls to resume cheaply
  * @pos: seq_file position of the site @it points at (0 is the header)
  * @valid: @it and @pos describe a live walk
- * @only_enabled: skip sites without flags
+ * @listing: which sites are shown
  */
 struct control_reader {
 	struct ddebug_iter it;
 	loff_t pos;
 	bool valid;
-	bool only_enabled;
+	enum listing listing;
 };
 
 /* ===================== reading ===================== */
 
 static bool shown(const struct control_reader *r, const struct _ddebug *dp)
 {
-	return !r->only_enabled || site_flags(dp);
+	switch (r->listing) {
+	case LIST_ENABLED:
+		return site_flags(dp);
+	case LIST_HITS:
+		return ddebug_site_hits(r->it.table, dp);
+	default:
+		return true;
+	}
 }
 
 static struct _ddebug *reader_first(struct control_reader *r)
@@ -148,10 +165,13 @@ static int control_show(struct seq_file *m, void *v)
 	const char *class;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, control_header);
+		if (r->listing != LIST_HITS)
+			seq_puts(m, control_header);
 		return 0;
 	}
 
+	if (r->listing == LIST_HITS)
+		seq_printf(m, "%lu ", ddebug_site_hits(dt, dp));
 	seq_printf(m, "%s:%u [%s]%s =%s ", ddebug_site_file(dp), site_lineno(dp),
 		   dt->mod_name, site_function(dp),
 		   ddebug_flags_describe(site_flags(dp), flags, sizeof(flags)));
@@ -175,25 +195,30 @@ static const struct seq_operations control_seq_ops = {
 };
 
 static int reader_open(struct inode *inode, struct file *file,
-		       bool only_enabled)
+		       enum listing listing)
 {
 	struct control_reader *r;
 
 	r = __seq_open_private(file, &control_seq_ops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->only_enabled = only_enabled;
+	r->listing = listing;
 	return 0;
 }
 
 static int control_open(struct inode *inode, struct file *file)
 {
-	return reader_open(inode, file, false);
+	return reader_open(inode, file, LIST_ALL);
 }
 
 static int enabled_open(struct inode *inode, struct file *file)
 {
-	return reader_open(inode, file, true);
+	return reader_open(inode, file, LIST_ENABLED);
+}
+
+static int hits_open(struct inode *inode, struct file *file)
+{
+	return reader_open(inode, file, LIST_HITS);
 }
 
 /* ===================== writing ===================== */
@@ -230,6 +255,27 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	return len;
 }
 
+/* Only "0" (a newline may follow) is understood: it resets the counts. */
+static ssize_t hits_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *offp)
+{
+	char buf[4] = {};
+
+	if (!len)
+		return 0;
+	if (len >= sizeof(buf) ||
+	    copy_from_user(buf, ubuf, len))
+		goto bad;
+	if (strcmp(strim(buf), "0"))
+		goto bad;
+	ddebug_hits_reset();
+	*offp += len;
+	return len;
+bad:
+	pr_err("hits: write 0 to reset the counts\n");
+	return -EINVAL;
+}
+
 /* ===================== files ===================== */
 
 static const struct file_operations control_fops = {
@@ -249,6 +295,15 @@ static const struct file_operations enabled_fops = {
 	.release = seq_release_private,
 };
 
+static const struct file_operations hits_fops = {
+	.owner = THIS_MODULE,
+	.open = hits_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+	.write = hits_write,
+};
+
 static const struct proc_ops control_proc_ops = {
 	.proc_open = control_open,
 	.proc_read = seq_read,
@@ -262,6 +317,14 @@ static const struct proc_ops enabled_proc_ops = {
 	.proc_read = seq_read,
 	.proc_lseek = seq_lseek,
 	.proc_release = seq_release_private,
+};
+
+static const struct proc_ops hits_proc_ops = {
+	.proc_open = hits_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = seq_release_private,
+	.proc_write = hits_write,
 };
 
 static int __init ddebug_control_init(void)
@@ -278,6 +341,7 @@ static int __init ddebug_control_init(void)
 				    &control_fops);
 		debugfs_create_file("enabled", ENABLED_MODE, dir, NULL,
 				    &enabled_fops);
+		debugfs_create_file("hits", HITS_MODE, dir, NULL, &hits_fops);
 	}
 
 	proc_dir = proc_mkdir("dynamic_debug", NULL);
@@ -285,6 +349,7 @@ static int __init ddebug_control_init(void)
 		return 0;
 	proc_create("control", CONTROL_MODE, proc_dir, &control_proc_ops);
 	proc_create("enabled", ENABLED_MODE, proc_dir, &enabled_proc_ops);
+	proc_create("hits", HITS_MODE, proc_dir, &hits_proc_ops);
 	return 0;
 }
 

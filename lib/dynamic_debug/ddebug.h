@@ -20,7 +20,9 @@
  * Flag bits, numbered in the order their letters are printed.  Their
  * letters and descriptions are in ddebug_flag_info[] (flags.c), the one
  * table that parsing, printing and messages derive from.  The print flag
- * must be bit 0: call sites test it as _DPRINTK_FLAGS_PRINT.
+ * must be bit 0 and the trace flag bit 7: call sites test them as
+ * _DPRINTK_FLAGS_ENABLED.  6.12's letters come first, so that sites using
+ * only those are listed as 6.12 lists them.
  */
 enum ddebug_flag_bit {
 	DDEBUG_BIT_PRINT,
@@ -30,6 +32,8 @@ enum ddebug_flag_bit {
 	DDEBUG_BIT_LINENO,
 	DDEBUG_BIT_TID,
 	DDEBUG_BIT_STACK,
+	DDEBUG_BIT_TRACE,
+	DDEBUG_BIT_RATELIMIT,
 	DDEBUG_NR_FLAGS
 };
 
@@ -50,10 +54,13 @@ enum ddebug_flag_bit {
  * struct ddebug_flag_info - one row of the flag table
  * @letter: the letter used in queries and in the control file
  * @desc: what the flag does, for messages
+ * @missing: the kernel option this kernel lacks for the flag, or NULL
+ *	when the flag is available
  */
 struct ddebug_flag_info {
 	char letter;
 	const char *desc;
+	const char *missing;
 };
 
 extern const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS];
@@ -116,7 +123,8 @@ struct ddebug_index {
  * @id: registration number, unique and increasing along the registry list
  * @index: runs of @sites by function and file
  * @keyless: sites are not patched through static keys (test tables);
- *	only their flags change
+ *	only their flags change, and no state is kept for them (stats.c)
+ * @counts: hit counters of the sites, or NULL while none was enabled
  */
 struct ddebug_table {
 	struct list_head link;
@@ -128,6 +136,7 @@ struct ddebug_table {
 	u64 id;
 	struct ddebug_index index;
 	bool keyless;
+	struct ddebug_counts *counts;
 };
 
 /*
@@ -239,6 +248,23 @@ int ddebug_table_add(const char *mod_name, struct _ddebug *sites,
 		     unsigned int num_maps);
 void ddebug_table_remove(const char *mod_name);
 
+/* ===================== stats ===================== */
+
+struct ddebug_counts;
+
+bool ddebug_site_fire(const struct _ddebug *dp, unsigned int flags,
+		      unsigned int *missed);
+unsigned long ddebug_site_hits(const struct ddebug_table *dt,
+			       const struct _ddebug *dp);
+void ddebug_hits_reset(void);
+unsigned int ddebug_state_prepare(struct ddebug_table *dt,
+				  const struct _ddebug *dp,
+				  unsigned int newflags);
+void ddebug_state_release(struct ddebug_table *dt, const struct _ddebug *dp,
+			  unsigned int oldflags);
+int ddebug_state_table_init(struct ddebug_table *dt);
+void ddebug_state_table_free(struct ddebug_table *dt);
+
 /* ===================== index ===================== */
 
 /**
@@ -275,6 +301,10 @@ void ddebug_index_candidates(const struct ddebug_table *dt,
  * @last_line: highest line, 0 for no upper bound
  * @mask: flag bits kept on a matching site
  * @set: flag bits then added to it
+ * @class_id: class id to select, when @has_class_id
+ * @has_class_id: select sites by @class_id rather than by @class_name
+ * @replay: the query is a line of the control listing; its site must
+ *	exist for the text to apply
  *
  * The strings point into the buffer that was parsed.
  */
@@ -288,6 +318,9 @@ struct ddebug_query {
 	unsigned int last_line;
 	unsigned int mask;
 	unsigned int set;
+	int class_id;
+	bool has_class_id;
+	bool replay;
 };
 
 /**
@@ -295,11 +328,15 @@ struct ddebug_query {
  * @p: first character not yet read
  * @pending_end: the last word was ended by ';' or a newline
  * @count: valid queries read so far
+ * @line: line of the text that @p is on, from 1
+ * @query_line: line on which the last query read starts
  */
 struct ddebug_parser {
 	char *p;
 	bool pending_end;
 	unsigned int count;
+	unsigned int line;
+	unsigned int query_line;
 };
 
 /* Why a query was rejected; ddebug_parse_reason_text() explains each. */
@@ -316,19 +353,32 @@ enum ddebug_parse_reason {
 	DDEBUG_ERR_TOO_MANY_WORDS,
 	DDEBUG_ERR_EMPTY_FORMAT,
 	DDEBUG_ERR_NUL_IN_FORMAT,
+	DDEBUG_ERR_FLAG_MISSING,
+	DDEBUG_ERR_BAD_LISTING,
+	DDEBUG_ERR_NO_MODULE,
+	DDEBUG_ERR_NO_SITE,
 	DDEBUG_ERR_NOMEM,
 };
 
 /**
  * struct ddebug_parse_error - where and why parsing stopped
  * @query: 1-based number of the offending query among the non-blank ones
- * @word: the offending word (points into the parsed buffer), or NULL
+ * @word: the offending word (points into the parsed buffer), or NULL;
+ *	for a missing site, its file
  * @reason: what was wrong
+ * @line: line of the text on which the query starts, from 1
+ * @module: for a missing site, its module
+ * @func: for a missing site, its function
+ * @site_line: for a missing site, its line number
  */
 struct ddebug_parse_error {
 	unsigned int query;
 	const char *word;
 	enum ddebug_parse_reason reason;
+	unsigned int line;
+	const char *module;
+	const char *func;
+	unsigned int site_line;
 };
 
 /* Longest write to the control file, and longest boot or module query. */
@@ -341,6 +391,7 @@ int ddebug_parse_check(char *text, unsigned int *count,
 		       struct ddebug_parse_error *err);
 int ddebug_parse_flags(const char *word, unsigned int *mask,
 		       unsigned int *set);
+void ddebug_module_name_normalize(char *name);
 const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason);
 void ddebug_report_error(const char *source,
 			 const struct ddebug_parse_error *err);

@@ -20,7 +20,17 @@
 #define L	DDEBUG_FLAG(LINENO)
 #define T	DDEBUG_FLAG(TID)
 #define D	DDEBUG_FLAG(STACK)
-#define ALL_FLAGS	(P | M | F | S | L | T | D)
+#define TR	DDEBUG_FLAG(TRACE)
+#define RL	DDEBUG_FLAG(RATELIMIT)
+#define ALL_FLAGS	(P | M | F | S | L | T | D | TR | RL)
+
+/* Flags this kernel can set: without tracing, 'T' is refused. */
+static unsigned int settable(unsigned int flags)
+{
+	if (ddebug_flag_info[DDEBUG_BIT_TRACE].missing)
+		flags &= ~TR;
+	return flags;
+}
 
 /* ===================== fake call sites ===================== */
 
@@ -272,6 +282,45 @@ static const struct parse_case parse_cases[] = {
 	{ "bare plus changes nothing", "module m +", 1, .module = "m", ADD(0) },
 	{ "bare minus changes nothing", "module m -", 1, .module = "m", DEL(0) },
 	{ "stack dump flag", "module m +d", 1, .module = "m", ADD(D) },
+	{ "trace flag", "module m +T", 1, .module = "m", ADD(TR) },
+	{ "rate limit flag", "module m +r", 1, .module = "m", ADD(RL) },
+	{ "every flag cleared at once", "module m -pmfsltdTr", 1, .module = "m",
+	  DEL(ALL_FLAGS) },
+	{ "trace and print set exactly", "module m =pTr", 1, .module = "m",
+	  SET(P | TR | RL) },
+	{ "commas separate words", "module,m,+p", 1, .module = "m", ADD(P) },
+	{ "commas and blanks mix", "file a.c, func f ,line 3,=p", 1,
+	  .file = "a.c", .func = "f", .first_line = 3, .last_line = 3, SET(P) },
+	{ "quoted values keep commas", "format \"a, b\" +p", 1,
+	  .format = "a, b", ADD(P) },
+	{ "single-quoted values keep commas", "format 'x,y' +p", 1,
+	  .format = "x,y", ADD(P) },
+	{ "commas separate queries' words only", "module a,+p;module b,-p", 2,
+	  .module = "a", ADD(P) },
+	{ "dash in a module name is an underscore", "module snd-hda-intel +p", 1,
+	  .module = "snd_hda_intel", ADD(P) },
+	{ "dash in a quoted module pattern", "module 'a-b*' +p", 1,
+	  .module = "a_b*", ADD(P) },
+	{ "listing line", "drivers/alpha/core.c:20 [alpha]alpha_probe =pT \"found %d devices\\n\"",
+	  1, .file = "drivers/alpha/core.c", .func = "alpha_probe",
+	  .module = "alpha", .first_line = 20, .last_line = 20, SET(P | TR) },
+	{ "listing line with no flags", "a.c:7 [m]f =_ \"x\"", 1, .file = "a.c",
+	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(0) },
+	{ "listing line without its format", "a.c:7 [m]f =p", 1, .file = "a.c",
+	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(P) },
+	{ "listing line with a class", "a.c:7 [m]f =p \"x\" class:G_KMS", 1,
+	  .file = "a.c", .func = "f", .module = "m", .class_name = "G_KMS",
+	  .first_line = 7, .last_line = 7, SET(P) },
+	{ "listing line with quotes and semicolons in its format",
+	  "a.c:7 [m]f =p \"say \"hi\"; done\"\nmodule n +p", 2, .file = "a.c",
+	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(P) },
+	{ "listing line after the listing header",
+	  "# filename:lineno [module]function flags format\na.c:7 [m-x]f =l \"x\"",
+	  1, .file = "a.c", .func = "f", .module = "m_x", .first_line = 7,
+	  .last_line = 7, SET(L) },
+	{ "listing line ends at a semicolon after its flags", "a.c:7 [m]f =p;+m",
+	  2, .file = "a.c", .func = "f", .module = "m", .first_line = 7,
+	  .last_line = 7, SET(P) },
 	{ "source name flag", "module m +s", 1, .module = "m", ADD(S) },
 	{ "semicolon separates queries", "file a +p; file b -p", 2, .file = "a", ADD(P) },
 	{ "newline separates queries", "file a +p\nfile b -p\nfile c =t\n", 3,
@@ -332,6 +381,12 @@ static void parses_valid_queries(struct kunit *test)
 	unsigned int count;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
+	if (settable(c->set) != c->set) {
+		/* Without tracing, setting 'T' is refused with its reason. */
+		KUNIT_EXPECT_EQ(test, parse_all(buf, &first, &count, &err), -EINVAL);
+		KUNIT_EXPECT_EQ(test, err.reason, DDEBUG_ERR_FLAG_MISSING);
+		return;
+	}
 	KUNIT_ASSERT_EQ(test, parse_all(buf, &first, &count, &err), 0);
 	KUNIT_ASSERT_EQ(test, count, c->count);
 	if (c->count) {
@@ -398,7 +453,39 @@ static const struct error_case error_cases[] = {
 	E("rejects doubled operator", "file a.c ++p", 1, "++p", UNKNOWN_FLAG),
 	E("rejects unknown flag with equals", "file a.c =pq", 1, "=pq",
 	  UNKNOWN_FLAG),
-	E("rejects unknown flag with minus", "file a.c -T", 1, "-T", UNKNOWN_FLAG),
+	E("rejects unknown flag with minus", "file a.c -X", 1, "-X", UNKNOWN_FLAG),
+	E("rejects upper case rate limit flag", "file a.c +R", 1, "+R",
+	  UNKNOWN_FLAG),
+	E("rejects a comma inside a flags word", "file a.c +p,x", 1, "x",
+	  MISSING_FLAGS),
+	E("rejects a listing line without its site", "a.c:7 =p", 1, "=p",
+	  BAD_LISTING),
+	E("rejects a listing line with an empty module", "a.c:7 []f =p", 1,
+	  "[]f", BAD_LISTING),
+	E("rejects a listing line without a function", "a.c:7 [m] =p", 1,
+	  "[m]", BAD_LISTING),
+	E("rejects a listing line without flags", "a.c:7 [m]f", 1, "f",
+	  MISSING_FLAGS),
+	E("rejects a listing line with words for flags", "a.c:7 [m]f p \"x\"", 1,
+	  "f", MISSING_FLAGS),
+	E("rejects a listing line with line zero", "a.c:0 [m]f =p", 1, "0",
+	  BAD_LINE),
+	E("rejects text after a listing line's format",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"x\" extra", 1, "extra",
+	  BAD_LISTING),
+	E("rejects a listing line with an unclosed format", "a.c:7 [m]f =p \"x", 1,
+	  "x", UNCLOSED_QUOTE),
+	E("rejects a listing line whose site is gone",
+	  "drivers/alpha/core.c:21 [alpha]alpha_probe =p \"x\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line whose module is gone",
+	  "x.c:1 [nomod]f =p \"x\"", 1, "x.c", NO_MODULE),
+	E("rejects a whole listing for one gone site",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found\"\nfs/beta/super.c:100 [beta]beta_fill_super =p\nfs/beta/super.c:101 [beta]beta_fill_super =p",
+	  3, "fs/beta/super.c", NO_SITE),
+	E("rejects a listing line of a class it does not have",
+	  "gamma/main.c:2 [gamma]gamma_run =p \"core msg\" class:G_KMS", 1,
+	  "gamma/main.c", NO_SITE),
 	E("rejects unknown flag after valid line", "file a.c line 5- +q", 1, "+q",
 	  UNKNOWN_FLAG),
 	E("rejects repeated file", "file a.c file b.c +p", 1, "file",
@@ -552,6 +639,21 @@ static const struct match_case match_cases[] = {
 	  SITES(0, 2) | BIT(5) },
 	{ "later query undoes earlier", "file core.c +p\nfile core.c:alpha_remove -p",
 	  SITES(0, 1) },
+	{ "listing line selects its site",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\n\"",
+	  BIT(1) },
+	{ "listing line of an absolute path",
+	  "/abs/src/fs/beta/inode.c:50 [beta]beta_iget =p \"say \"hi\" to inode %lu\\n\"",
+	  BIT(6) },
+	{ "listing line of a classed site",
+	  "gamma/main.c:2 [gamma]gamma_run =p \"core msg\\n\" class:G_CORE\ngamma/main.c:3 [gamma]gamma_run =p \"kms msg\\n\" class:G_KMS",
+	  BIT(8) | BIT(9) },
+	{ "listing line of an unknown class",
+	  "gamma/main.c:4 [gamma]gamma_run =p \"no map covers this\\n\" class unknown, _id:5",
+	  BIT(10) },
+	{ "listing lines with a query between",
+	  "drivers/alpha/core.c:10 [alpha]alpha_probe =p \"probing %s\\n\"\nmodule beta +p\n",
+	  BIT(0) | SITES(4, 6) },
 };
 
 static void match_case_desc(const struct match_case *c, char *desc)
@@ -597,10 +699,13 @@ static const struct flags_case flags_cases[] = {
 	{ "bare equals clears", P | M, "=", 0 },
 	{ "plus underscore keeps", P | M, "+_", P | M },
 	{ "bare minus keeps", P | M, "-", P | M },
-	{ "all letters on", 0, "+pmfsltd", ALL_FLAGS },
-	{ "all letters off", ALL_FLAGS, "-pmfsltd", 0 },
+	{ "all letters on", 0, "+pmfsltdTr", ALL_FLAGS },
+	{ "all letters off", ALL_FLAGS, "-pmfsltdTr", 0 },
+	{ "6.12 letters off keep the new ones", ALL_FLAGS, "-pmfsltd", TR | RL },
+	{ "trace alone", P, "=T", TR },
+	{ "rate limit added to print", P, "+r", P | RL },
 	{ "article example equals plm", T, "=plm", P | L | M },
-	{ "article example minus pflmt", ALL_FLAGS, "-pflmt", S | D },
+	{ "article example minus pflmt", ALL_FLAGS, "-pflmt", S | D | TR | RL },
 };
 
 static void flags_case_desc(const struct flags_case *c, char *desc)
@@ -616,6 +721,9 @@ static void applies_flag_operators(struct kunit *test)
 	struct ddebug_parse_error err;
 	char word[64];
 
+	if (settable(c->after) != c->after && strchr(c->text, 'T') &&
+	    c->text[0] != '-')
+		kunit_skip(test, "this kernel has no tracing for 'T'");
 	fake_reset(c->before);
 	KUNIT_ASSERT_EQ(test, run(test, c->text, NULL, &err, word, sizeof(word)),
 			hweight_long(UNCLASSED));
@@ -635,7 +743,111 @@ static void describes_flags_in_table_order(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ddebug_flags_describe(T | P | L, buf,
 						       sizeof(buf)), "plt");
 	KUNIT_EXPECT_STREQ(test, ddebug_flags_describe(ALL_FLAGS, buf,
-						       sizeof(buf)), "pmfsltd");
+						       sizeof(buf)), "pmfsltdTr");
+	KUNIT_EXPECT_STREQ(test, ddebug_flags_describe(RL | P | TR, buf,
+						       sizeof(buf)), "pTr");
+}
+
+/* Every combination of flags: printed, then parsed back, is the same. */
+static void flag_table_round_trips(struct kunit *test)
+{
+	char word[DDEBUG_FLAGS_BUFSZ + 1];
+	unsigned int flags, mask, set;
+
+	for (flags = 0; flags < BIT(DDEBUG_NR_FLAGS); flags++) {
+		if (settable(flags) != flags)
+			continue;
+		word[0] = '=';
+		ddebug_flags_describe(flags, word + 1, sizeof(word) - 1);
+		KUNIT_ASSERT_EQ_MSG(test, ddebug_parse_flags(word, &mask, &set),
+				    0, "word \"%s\"", word);
+		KUNIT_EXPECT_EQ_MSG(test, set, flags, "word \"%s\"", word);
+		KUNIT_EXPECT_EQ(test, mask, 0U);
+	}
+	/* The letters are distinct, and none is the "no flags" letter. */
+	for (flags = 0; flags < DDEBUG_NR_FLAGS; flags++) {
+		KUNIT_EXPECT_EQ(test, ddebug_flag_from_letter(ddebug_flag_info[flags].letter),
+				(int)flags);
+		KUNIT_EXPECT_NE(test, ddebug_flag_info[flags].letter,
+				DDEBUG_NO_FLAGS_LETTER);
+	}
+}
+
+/* A site's line as the control file lists it, escapes and all. */
+static void listing_line(char *buf, size_t size, const struct ddebug_table *dt,
+			 const struct _ddebug *dp, unsigned int flags)
+{
+	char letters[DDEBUG_FLAGS_BUFSZ];
+	const char *f, *class;
+	size_t n;
+
+	n = scnprintf(buf, size, "%s:%u [%s]%s =%s \"", ddebug_site_file(dp),
+		      site_lineno(dp), dt->mod_name, site_function(dp),
+		      ddebug_flags_describe(flags, letters, sizeof(letters)));
+	for (f = site_format(dp); *f; f++) {
+		if (*f == '\n')
+			n += scnprintf(buf + n, size - n, "\\n");
+		else if (*f == '\t')
+			n += scnprintf(buf + n, size - n, "\\t");
+		else
+			n += scnprintf(buf + n, size - n, "%c", *f);
+	}
+	class = site_has_class(dp) ? ddebug_class_name(dt, dp) : NULL;
+	if (class)
+		scnprintf(buf + n, size - n, "\" class:%s\n", class);
+	else if (site_has_class(dp))
+		scnprintf(buf + n, size - n, "\" class unknown, _id:%d\n",
+			  site_class(dp));
+	else
+		scnprintf(buf + n, size - n, "\"\n");
+}
+
+/* Each site's listing line, written back, gives that site alone its flags. */
+static void listing_lines_parse_as_queries(struct kunit *test)
+{
+	static const unsigned int some_flags[] = { P, P | M | TR, F | S | L | RL, 0 };
+	struct ddebug_parse_error err;
+	char line[160], word[64];
+	unsigned int i, j, k, flags, n = 0;
+	struct _ddebug *dp;
+
+	for (i = 0; i < ARRAY_SIZE(fake_tables); i++) {
+		for (j = 0; j < fake_tables[i].num_sites; j++, n++) {
+			dp = &fake_tables[i].sites[j];
+			fake_reset(D);
+			flags = settable(some_flags[n % ARRAY_SIZE(some_flags)]);
+			listing_line(line, sizeof(line), &fake_tables[i], dp, flags);
+			KUNIT_ASSERT_EQ_MSG(test, run(test, line, NULL, &err, word,
+						      sizeof(word)), 1,
+					    "line \"%s\" at \"%s\"", line, word);
+			for (k = 0; k < NR_SITES; k++)
+				KUNIT_EXPECT_EQ_MSG(test, site_flags(fake_site(k)),
+						    k == n ? flags : D,
+						    "line \"%s\", site %u", line, k);
+		}
+	}
+}
+
+static void reports_the_line_of_a_gone_site(struct kunit *test)
+{
+	struct ddebug_parse_error err;
+	char word[64];
+	static const char text[] =
+		"# saved\n\n"
+		"drivers/alpha/core.c:20 [alpha]alpha_probe =p\n\n"
+		"x.c:3 [alpha]alpha_gone =pm \"x\"\n";
+
+	fake_reset(0);
+	KUNIT_EXPECT_EQ(test, run(test, text, NULL, &err, word, sizeof(word)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.reason, DDEBUG_ERR_NO_SITE);
+	KUNIT_EXPECT_EQ(test, err.query, 2U);
+	KUNIT_EXPECT_EQ(test, err.line, 5U);
+	KUNIT_EXPECT_EQ(test, err.site_line, 3U);
+	KUNIT_EXPECT_STREQ(test, word, "x.c");
+	KUNIT_EXPECT_STREQ(test, err.module, "alpha");
+	KUNIT_EXPECT_STREQ(test, err.func, "alpha_gone");
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(0));
 }
 
 static void restricts_queries_to_a_module(struct kunit *test)
@@ -832,6 +1044,9 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE_PARAM(selects_matching_sites, match_gen_params),
 	KUNIT_CASE_PARAM(applies_flag_operators, flags_gen_params),
 	KUNIT_CASE(describes_flags_in_table_order),
+	KUNIT_CASE(flag_table_round_trips),
+	KUNIT_CASE(listing_lines_parse_as_queries),
+	KUNIT_CASE(reports_the_line_of_a_gone_site),
 	KUNIT_CASE(restricts_queries_to_a_module),
 	KUNIT_CASE(lets_a_query_name_its_own_module),
 	KUNIT_CASE(succeeds_when_nothing_matches),

@@ -13,7 +13,10 @@
 
 #include "ddebug.h"
 
-/* The flag table: letters and what they do, indexed by bit. */
+/*
+ * The flag table: letters, what they do and what they need, indexed by
+ * bit.
+ */
 const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS] = {
 	[DDEBUG_BIT_PRINT]	= { 'p', "print the message" },
 	[DDEBUG_BIT_MODNAME]	= { 'm', "prefix the module name" },
@@ -22,10 +25,16 @@ const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS] = {
 	[DDEBUG_BIT_LINENO]	= { 'l', "prefix the line number" },
 	[DDEBUG_BIT_TID]	= { 't', "prefix the thread id" },
 	[DDEBUG_BIT_STACK]	= { 'd', "dump the stack after the message" },
+	[DDEBUG_BIT_TRACE]	= { 'T', "record the message as a trace event",
+				    IS_ENABLED(CONFIG_TRACING) ? NULL :
+				    "CONFIG_TRACING" },
+	[DDEBUG_BIT_RATELIMIT]	= { 'r', "limit the messages to a burst per interval" },
 };
+EXPORT_SYMBOL_IF_KUNIT(ddebug_flag_info);
 
-/* Call sites test the print bit by its public name; it must agree. */
+/* Call sites test these bits by their public names; they must agree. */
 static_assert(DDEBUG_FLAG(PRINT) == _DPRINTK_FLAGS_PRINT);
+static_assert(DDEBUG_FLAG(TRACE) == _DPRINTK_FLAGS_TRACE);
 /* The descriptor keeps room for this many flags. */
 static_assert(DDEBUG_NR_FLAGS <= _DPRINTK_FLAGS_BITS);
 
@@ -45,6 +54,7 @@ int ddebug_flag_from_letter(char letter)
 			return bit;
 	return -EINVAL;
 }
+EXPORT_SYMBOL_IF_KUNIT(ddebug_flag_from_letter);
 
 /**
  * ddebug_flags_describe - spell flags as the control file shows them

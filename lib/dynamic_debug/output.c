@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What an enabled call site prints: the decorations chosen by its flags,
- * then the message, at KERN_DEBUG; dev_dbg(), netdev_dbg() and ibdev_dbg()
- * keep the prefixes of their subsystems.
+ * then the message, at KERN_DEBUG ('p') and as a trace event ('T');
+ * dev_dbg(), netdev_dbg() and ibdev_dbg() keep the prefixes of their
+ * subsystems.  Every call is counted, and 'r' may suppress it.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
@@ -17,6 +18,9 @@
 #include <rdma/ib_verbs.h>
 
 #include "ddebug.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/dyndbg.h>
 
 /* Longest decoration; longer ones are cut. */
 #define PREFIX_SIZE	128
@@ -40,9 +44,9 @@ static __printf(2, 3) void prefix_add(struct prefix *px, const char *fmt, ...)
  * "[PID] " or "<intr> " for 't'; then "NAME:" for each of 'm', 'f', 's',
  * 'l' in that order, and one space after them if any was written.
  */
-static const char *prefix_build(struct prefix *px, const struct _ddebug *dp)
+static const char *prefix_build(struct prefix *px, const struct _ddebug *dp,
+				unsigned int flags)
 {
-	unsigned int flags = site_flags(dp);
 	size_t names;
 
 	px->buf[0] = '\0';
@@ -82,11 +86,59 @@ static __printf(1, 2) void debug_printk(const char *fmt, ...)
 
 #define emit_debug(fmt, ...)	debug_printk(KERN_DEBUG fmt, ##__VA_ARGS__)
 
-/* The 'd' flag: a stack dump after the message. */
-static void after_message(const struct _ddebug *dp)
+/* The 'T' flag: a trace event; @dev names the device, NULL for none. */
+static __printf(2, 3) void emit_trace(const char *dev, const char *fmt, ...)
 {
-	if (unlikely(site_flags(dp) & DDEBUG_FLAG(STACK)))
+	struct va_format vaf = { .fmt = fmt };
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.va = &args;
+	if (dev)
+		trace_devdbg(dev, &vaf);
+	else
+		trace_prdbg(&vaf);
+	va_end(args);
+}
+
+/* The 'd' flag: a stack dump after a message printed to the log. */
+static void after_message(unsigned int flags)
+{
+	if (unlikely((flags & DDEBUG_FLAG(STACK)) &&
+		     (flags & DDEBUG_FLAG(PRINT))))
 		dump_stack_lvl(KERN_DEBUG);
+}
+
+/*
+ * After suppressed messages, say how many, in the words of
+ * printk_ratelimited(), to the outputs the next message goes to.
+ */
+static noinline void report_suppressed(const struct _ddebug *dp,
+				       unsigned int flags, const char *dev,
+				       unsigned int missed)
+{
+	struct prefix px;
+
+	prefix_build(&px, dp, flags);
+	if (flags & DDEBUG_FLAG(PRINT))
+		emit_debug("%s%s: %u callbacks suppressed\n", px.buf,
+			   site_function(dp), missed);
+	if (flags & DDEBUG_FLAG(TRACE))
+		emit_trace(dev, "%s%s: %u callbacks suppressed", px.buf,
+			   site_function(dp), missed);
+}
+
+/* Count the call and ask the rate limit: false if it is suppressed. */
+static bool site_enter(const struct _ddebug *dp, unsigned int flags,
+		       const char *dev)
+{
+	unsigned int missed;
+
+	if (!ddebug_site_fire(dp, flags, &missed))
+		return false;
+	if (unlikely(missed))
+		report_suppressed(dp, flags, dev, missed);
+	return true;
 }
 
 /**
@@ -97,15 +149,22 @@ static void after_message(const struct _ddebug *dp)
  */
 void __dynamic_pr_debug(struct _ddebug *descriptor, const char *fmt, ...)
 {
+	unsigned int flags = site_flags(descriptor);
 	struct va_format vaf = { .fmt = fmt };
 	struct prefix px;
 	va_list args;
 
+	if (!site_enter(descriptor, flags, NULL))
+		return;
+	prefix_build(&px, descriptor, flags);
 	va_start(args, fmt);
 	vaf.va = &args;
-	emit_debug("%s%pV", prefix_build(&px, descriptor), &vaf);
+	if (flags & DDEBUG_FLAG(PRINT))
+		emit_debug("%s%pV", px.buf, &vaf);
+	if (flags & DDEBUG_FLAG(TRACE))
+		emit_trace(NULL, "%s%pV", px.buf, &vaf);
 	va_end(args);
-	after_message(descriptor);
+	after_message(flags);
 }
 EXPORT_SYMBOL(__dynamic_pr_debug);
 
@@ -126,11 +185,10 @@ struct subject {
 	const char *state;
 };
 
-static void emit_about(const struct _ddebug *dp, const struct subject *s,
-		       struct va_format *vaf)
+static void log_about(const struct subject *s, const char *prefix,
+		      struct va_format *vaf)
 {
 	const struct device *parent = s->parent;
-	struct prefix px;
 
 	if (!s->present)
 		emit_debug("(NULL %s): %pV", s->kind, vaf);
@@ -138,13 +196,47 @@ static void emit_about(const struct _ddebug *dp, const struct subject *s,
 		emit_debug("%s%s: %pV", s->name, s->state, vaf);
 	else if (!s->name)
 		dev_printk_emit(LOGLEVEL_DEBUG, parent, "%s%s %s: %pV",
-				prefix_build(&px, dp), dev_driver_string(parent),
+				prefix, dev_driver_string(parent),
 				dev_name(parent), vaf);
 	else
 		dev_printk_emit(LOGLEVEL_DEBUG, parent, "%s%s %s %s%s: %pV",
-				prefix_build(&px, dp), dev_driver_string(parent),
+				prefix, dev_driver_string(parent),
 				dev_name(parent), s->name, s->state, vaf);
-	after_message(dp);
+}
+
+/* The event carries the device's name; the message, the rest. */
+static void trace_about(const struct subject *s, const char *prefix,
+			struct va_format *vaf)
+{
+	char null_name[24];
+
+	if (!s->present) {
+		snprintf(null_name, sizeof(null_name), "(NULL %s)", s->kind);
+		emit_trace(null_name, "%pV", vaf);
+	} else if (!s->parent) {
+		emit_trace(s->name, "%s%pV", s->state, vaf);
+	} else if (!s->name) {
+		emit_trace(dev_name(s->parent), "%s%pV", prefix, vaf);
+	} else {
+		emit_trace(dev_name(s->parent), "%s%s%s: %pV", prefix,
+			   s->name, s->state, vaf);
+	}
+}
+
+static void emit_about(const struct _ddebug *dp, const struct subject *s,
+		       struct va_format *vaf)
+{
+	unsigned int flags = site_flags(dp);
+	struct prefix px;
+
+	if (!site_enter(dp, flags, s->parent ? dev_name(s->parent) : s->name))
+		return;
+	prefix_build(&px, dp, flags);
+	if (flags & DDEBUG_FLAG(PRINT))
+		log_about(s, px.buf, vaf);
+	if (flags & DDEBUG_FLAG(TRACE))
+		trace_about(s, px.buf, vaf);
+	after_message(flags);
 }
 
 /**
@@ -232,3 +324,30 @@ void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 }
 EXPORT_SYMBOL(__dynamic_ibdev_dbg);
 #endif /* CONFIG_INFINIBAND */
+
+/**
+ * __dynamic_func_call_allowed - whether an enabled "_no_desc" site may call
+ * @descriptor: the call site
+ *
+ * Counts the call.  Such a site calls its own function (print_hex_dump()
+ * for print_hex_dump_debug()), which prints to the log: it runs only if
+ * the site has 'p' and its rate limit, if any, lets it through.  'T'
+ * records nothing for these sites.
+ *
+ * Return: true if the caller may run its function.
+ */
+bool __dynamic_func_call_allowed(struct _ddebug *descriptor)
+{
+	unsigned int flags = site_flags(descriptor);
+	unsigned int missed;
+
+	if (!ddebug_site_fire(descriptor, flags, &missed))
+		return false;
+	if (!(flags & DDEBUG_FLAG(PRINT)))
+		return false;
+	if (missed)
+		emit_debug("%s: %u callbacks suppressed\n",
+			   site_function(descriptor), missed);
+	return true;
+}
+EXPORT_SYMBOL(__dynamic_func_call_allowed);

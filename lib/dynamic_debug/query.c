@@ -24,10 +24,12 @@
 
 /*
  * The lexer splits the text into words and query ends, in place: it writes
- * a NUL after each word.  A query ends at ';' or a newline; a word that
- * starts with '#' begins a comment that runs to the end of the query.
- * Words may be quoted with " or '; inside quotes a backslash protects the
- * next character, and ';' does not end the query.
+ * a NUL after each word.  Blanks and commas separate words (a comma needs
+ * no quoting on the kernel command line).  A query ends at ';' or a
+ * newline; a word that starts with '#' begins a comment that runs to the
+ * end of the query.  Words may be quoted with " or '; inside quotes a
+ * backslash protects the next character, and neither ',' nor ';' ends the
+ * word.
  */
 enum token {
 	TOKEN_WORD,
@@ -41,10 +43,15 @@ static bool is_query_end(char c)
 	return c == ';' || c == '\n';
 }
 
+static bool is_separator(char c)
+{
+	return isspace(c) || c == ',';
+}
+
 static void skip_blanks_and_comments(struct ddebug_parser *lx)
 {
 	for (;;) {
-		while (*lx->p && *lx->p != '\n' && isspace(*lx->p))
+		while (*lx->p && *lx->p != '\n' && is_separator(*lx->p))
 			lx->p++;
 		if (*lx->p != '#')
 			return;
@@ -106,6 +113,7 @@ static enum token lex_next(struct ddebug_parser *lx, char **word)
 	if (!*lx->p)
 		return TOKEN_TEXT_END;
 	if (is_query_end(*lx->p)) {
+		lx->line += *lx->p == '\n';
 		lx->p++;
 		return TOKEN_QUERY_END;
 	}
@@ -113,11 +121,12 @@ static enum token lex_next(struct ddebug_parser *lx, char **word)
 		return lex_quoted(lx, word);
 
 	p = lx->p;
-	while (*p && !isspace(*p) && *p != ';')
+	while (*p && !is_separator(*p) && *p != ';')
 		p++;
 	*word = lx->p;
 	if (*p) {
 		lx->pending_end = is_query_end(*p);
+		lx->line += *p == '\n';
 		*p++ = '\0';
 	}
 	lx->p = p;
@@ -282,6 +291,7 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 	case KW_FUNC:
 		return set_once(seen, KW_FUNC, &q->func, value, word, err);
 	case KW_MODULE:
+		ddebug_module_name_normalize(value);
 		return set_once(seen, KW_MODULE, &q->module, value, word, err);
 	case KW_CLASS:
 		return set_once(seen, KW_CLASS, &q->class_name, value, word, err);
@@ -296,6 +306,21 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 	}
 }
 
+/**
+ * ddebug_module_name_normalize - spell a module name as the kernel does
+ * @name: a module name or pattern; changed in place
+ *
+ * Module names use '_' where their file names may have '-', and modprobe
+ * takes either: so does a query ("snd-hda-intel" is "snd_hda_intel").
+ */
+void ddebug_module_name_normalize(char *name)
+{
+	for (; *name; name++)
+		if (*name == '-')
+			*name = '_';
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_module_name_normalize);
+
 static bool is_flag_op(char c)
 {
 	return c == '+' || c == '-' || c == '=';
@@ -309,10 +334,12 @@ static bool is_flag_op(char c)
  *
  * '+' adds the letters' flags, '-' removes them, '=' sets exactly them.
  * '_' stands for no flag.  An operator alone is valid: "=" clears every
- * flag, "+" and "-" change nothing.
+ * flag, "+" and "-" change nothing.  A flag this kernel lacks (see
+ * &ddebug_flag_info.missing) may be removed, not set.
  *
- * Return: 0, or -EINVAL if @word does not start with an operator or holds
- * a letter that names no flag.
+ * Return: 0, -EINVAL if @word does not start with an operator or holds
+ * a letter that names no flag, or -EOPNOTSUPP if it sets a flag that this
+ * kernel lacks.
  */
 int ddebug_parse_flags(const char *word, unsigned int *mask, unsigned int *set)
 {
@@ -329,6 +356,11 @@ int ddebug_parse_flags(const char *word, unsigned int *mask, unsigned int *set)
 		if (bit < 0)
 			return -EINVAL;
 		bits |= 1U << bit;
+	}
+	for (c = word + 1; *c && word[0] != '-'; c++) {
+		bit = ddebug_flag_from_letter(*c);
+		if (bit >= 0 && ddebug_flag_info[bit].missing)
+			return -EOPNOTSUPP;
 	}
 
 	switch (word[0]) {
@@ -358,6 +390,19 @@ static void log_query(unsigned int n, const struct ddebug_query *q)
 		    q->class_name ?: "", q->mask, q->set);
 }
 
+static int parse_flags_word(const char *word, struct ddebug_query *q,
+			    struct ddebug_parse_error *err)
+{
+	switch (ddebug_parse_flags(word, &q->mask, &q->set)) {
+	case 0:
+		return 0;
+	case -EOPNOTSUPP:
+		return fail(err, DDEBUG_ERR_FLAG_MISSING, word);
+	default:
+		return fail(err, DDEBUG_ERR_UNKNOWN_FLAG, word);
+	}
+}
+
 /* Words of one query: pairs of keyword and value, then the flags. */
 static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 		       struct ddebug_parse_error *err)
@@ -380,9 +425,129 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 			return ret;
 	}
 
-	if (ddebug_parse_flags(flags, &q->mask, &q->set))
-		return fail(err, DDEBUG_ERR_UNKNOWN_FLAG, flags);
+	return parse_flags_word(flags, q, err);
+}
+
+/* ===================== listing lines ===================== */
+
+/*
+ * A line of the control listing,
+ *	FILE:LINE [MODULE]FUNCTION =FLAGS "FORMAT" [class:NAME]
+ * is a query too: it selects its site by file, line, module and function
+ * and sets the listed flags, so that a saved listing can be written back.
+ * After the flags, the line is read raw to its end: the listing does not
+ * escape quotes inside formats, and the format is not matched.
+ */
+
+static const char class_prefix[] = "class:";
+static const char unknown_class_prefix[] = "class unknown, _id:";
+
+/* "PATH:N", as a listing line starts. */
+static bool is_site_location(const char *word)
+{
+	const char *colon = strrchr(word, ':');
+
+	if (!colon || colon == word || !colon[1])
+		return false;
+	for (colon++; *colon; colon++)
+		if (!isdigit(*colon))
+			return false;
+	return true;
+}
+
+/* "[MODULE]FUNCTION" */
+static int parse_listing_site(char *word, struct ddebug_query *q,
+			      struct ddebug_parse_error *err)
+{
+	char *close = strchr(word, ']');
+
+	if (word[0] != '[' || !close || close == word + 1 || !close[1])
+		return fail(err, DDEBUG_ERR_BAD_LISTING, word);
+	*close = '\0';
+	q->module = word + 1;
+	ddebug_module_name_normalize(word + 1);
+	q->func = close + 1;
 	return 0;
+}
+
+/* What follows the format: nothing, or the site's class. */
+static int parse_listing_class(char *p, struct ddebug_query *q,
+			       struct ddebug_parse_error *err)
+{
+	char *end;
+	int id;
+
+	p = skip_spaces(p);
+	end = p + strlen(p);
+	while (end > p && isspace(end[-1]))
+		*--end = '\0';
+	if (!*p)
+		return 0;
+	if (str_has_prefix(p, class_prefix) && p[sizeof(class_prefix) - 1]) {
+		q->class_name = p + sizeof(class_prefix) - 1;
+		return 0;
+	}
+	if (str_has_prefix(p, unknown_class_prefix) &&
+	    !kstrtoint(p + sizeof(unknown_class_prefix) - 1, 10, &id) &&
+	    id >= 0 && id < _DPRINTK_CLASS_DFLT) {
+		q->class_id = id;
+		q->has_class_id = true;
+		return 0;
+	}
+	return fail(err, DDEBUG_ERR_BAD_LISTING, p);
+}
+
+/* The rest of the line after the flags: the format, then the class. */
+static int parse_listing_tail(struct ddebug_parser *ps, struct ddebug_query *q,
+			      struct ddebug_parse_error *err)
+{
+	char *p = ps->p, *end = strchrnul(p, '\n'), *last;
+
+	if (ps->pending_end)
+		return 0;	/* the line ended with the flags */
+	if (*end) {
+		*end = '\0';
+		ps->p = end + 1;
+		ps->pending_end = true;
+		ps->line++;
+	} else {
+		ps->p = end;
+	}
+	p = skip_spaces(p);
+	if (*p == '"') {
+		last = strrchr(p + 1, '"');
+		if (!last)
+			return fail(err, DDEBUG_ERR_UNCLOSED_QUOTE, p + 1);
+		p = last + 1;
+	}
+	return parse_listing_class(p, q, err);
+}
+
+/* A listing line, from its first word "FILE:LINE" on. */
+static int parse_listing(struct ddebug_parser *ps, char *location,
+			 struct ddebug_query *q, struct ddebug_parse_error *err)
+{
+	char *colon = strrchr(location, ':');
+	char *word;
+	int ret;
+
+	if (kstrtouint(colon + 1, 10, &q->first_line) || !q->first_line)
+		return fail(err, DDEBUG_ERR_BAD_LINE, colon + 1);
+	*colon = '\0';
+	q->last_line = q->first_line;
+	q->file = location;
+	q->replay = true;
+
+	if (ps->pending_end || lex_next(ps, &word) != TOKEN_WORD)
+		return fail(err, DDEBUG_ERR_BAD_LISTING, location);
+	ret = parse_listing_site(word, q, err);
+	if (ret)
+		return ret;
+	if (ps->pending_end || lex_next(ps, &word) != TOKEN_WORD ||
+	    !is_flag_op(word[0]))
+		return fail(err, DDEBUG_ERR_MISSING_FLAGS, q->func);
+	ret = parse_flags_word(word, q, err);
+	return ret ?: parse_listing_tail(ps, q, err);
 }
 
 /* ===================== the whole text ===================== */
@@ -407,8 +572,24 @@ void ddebug_parser_init(struct ddebug_parser *ps, char *text)
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->p = text;
+	ps->line = 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parser_init);
+
+/* Parse the listing line that starts with @location into @q. */
+static int parse_line(struct ddebug_parser *ps, char *location,
+		      struct ddebug_query *q, struct ddebug_parse_error *err)
+{
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	ret = parse_listing(ps, location, q, err);
+	if (ret)
+		return ret;
+	log_query(++ps->count, q);
+	err->query = 0;
+	return 1;
+}
 
 /* Parse the @n words of the next query into @q. */
 static int parse_words(struct ddebug_parser *ps, char **words, unsigned int n,
@@ -454,6 +635,12 @@ int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 		err->query = ps->count + 1;
 		switch (tok) {
 		case TOKEN_WORD:
+			if (!n) {
+				ps->query_line = ps->line;
+				err->line = ps->line;
+				if (is_site_location(word))
+					return parse_line(ps, word, q, err);
+			}
 			if (n == QUERY_MAX_WORDS)
 				return fail(err, DDEBUG_ERR_TOO_MANY_WORDS, word);
 			words[n++] = word;
@@ -513,6 +700,10 @@ static const char * const reason_text[] = {
 	[DDEBUG_ERR_TOO_MANY_WORDS]	= "too many words, from",
 	[DDEBUG_ERR_EMPTY_FORMAT]	= "empty pattern after",
 	[DDEBUG_ERR_NUL_IN_FORMAT]	= "NUL byte in the pattern after",
+	[DDEBUG_ERR_FLAG_MISSING]	= "flag not available in",
+	[DDEBUG_ERR_BAD_LISTING]	= "not a control listing line at",
+	[DDEBUG_ERR_NO_MODULE]		= "module not loaded, for site",
+	[DDEBUG_ERR_NO_SITE]		= "no such site",
 	[DDEBUG_ERR_NOMEM]		= "out of memory",
 };
 
@@ -542,11 +733,25 @@ static void flag_letters(char *buf, size_t size)
 	buf[n] = '\0';
 }
 
+/* The first letter of a flags word that this kernel lacks. */
+static const struct ddebug_flag_info *missing_flag(const char *word)
+{
+	int bit;
+
+	for (; *word; word++) {
+		bit = ddebug_flag_from_letter(*word);
+		if (bit >= 0 && ddebug_flag_info[bit].missing)
+			return &ddebug_flag_info[bit];
+	}
+	return NULL;
+}
+
 /* What would have been right, after the reason and the word. */
 static const char *reason_hint(const struct ddebug_parse_error *err,
 			       char *buf, size_t size)
 {
 	char letters[DDEBUG_NR_FLAGS + 2];
+	const struct ddebug_flag_info *fi;
 
 	switch (err->reason) {
 	case DDEBUG_ERR_UNKNOWN_KEYWORD:
@@ -565,6 +770,15 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 		return ", give text to match (after unescaping, and after a leading ^)";
 	case DDEBUG_ERR_NUL_IN_FORMAT:
 		return ", no format string holds one";
+	case DDEBUG_ERR_FLAG_MISSING:
+		fi = missing_flag(err->word ?: "");
+		if (!fi)
+			return "";
+		snprintf(buf, size, ", '%c' needs a kernel built with %s",
+			 fi->letter, fi->missing);
+		return buf;
+	case DDEBUG_ERR_BAD_LISTING:
+		return ", expected FILE:LINE [MODULE]FUNCTION =FLAGS \"FORMAT\"";
 	default:
 		return "";
 	}
@@ -581,6 +795,14 @@ void ddebug_report_error(const char *source,
 {
 	char buf[80];
 
+	if (err->reason == DDEBUG_ERR_NO_MODULE ||
+	    err->reason == DDEBUG_ERR_NO_SITE) {
+		pr_err("%s%squery %u (line %u): %s %s:%u [%s]%s\n",
+		       source ?: "", source ? ": " : "", err->query, err->line,
+		       ddebug_parse_reason_text(err->reason), err->word ?: "",
+		       err->site_line, err->module ?: "", err->func ?: "");
+		return;
+	}
 	pr_err("%s%squery %u: %s \"%s\"%s\n",
 	       source ?: "", source ? ": " : "", err->query,
 	       ddebug_parse_reason_text(err->reason), err->word ?: "",

@@ -99,6 +99,7 @@ const char *ddebug_class_name(const struct ddebug_table *dt,
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(ddebug_class_name);
 
 /* Offset from @dp to @name, which must be within reach. */
 static s32 site_offset(const struct _ddebug *dp, const char *name)
@@ -244,6 +245,7 @@ static int table_attach_maps(struct ddebug_table *dt,
 
 static void table_free(struct ddebug_table *dt)
 {
+	ddebug_state_table_free(dt);
 	ddebug_index_free(dt);
 	kfree(dt->maps);
 	kfree(dt);
@@ -275,7 +277,8 @@ int ddebug_table_add(const char *mod_name, struct _ddebug *sites,
 	dt->mod_name = mod_name;
 	dt->sites = sites;
 	dt->num_sites = n;
-	if (table_attach_maps(dt, maps, num_maps) || ddebug_index_build(dt)) {
+	if (table_attach_maps(dt, maps, num_maps) || ddebug_index_build(dt) ||
+	    ddebug_state_table_init(dt)) {
 		table_free(dt);
 		return -ENOMEM;
 	}
