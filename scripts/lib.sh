@@ -32,6 +32,7 @@ setup() {
 	[ "$IMPL" = ours ] || TREE=$PRISTINE
 	OUT=$BUILD/$IMPL${VARIANT:+-$VARIANT}
 	OBJ=$OUT/obj
+	mkdir -p "$OUT"
 }
 
 # quiet CMD...: run CMD; show its output only when it fails (or V=1).
