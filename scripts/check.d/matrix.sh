@@ -30,10 +30,10 @@ off_costs_nothing() {
 	[ -f "$ko" ] && ! objdump -h "$ko" | grep -q '__dyndbg' && ! nm "$ko" | grep -q '__dynamic_'
 }
 
-# variant NAME MUST_SKIP [TESTS]: build, boot and test one variant, running
-# TESTS (kselftests not run by default) too.
+# variant NAME MUST_SKIP [TESTS]: build, boot and test one variant: KUnit,
+# its VARIANT.sh if there is one, and TESTS (default: every kselftest).
 variant() {
-	local v=$1 log rc=0 t0=$SECONDS must append
+	local v=$1 log rc=0 t0=$SECONDS must append own=
 	setup "${IMPL:-ours}" "$v"
 	log=$OUT/matrix.log
 	if ! { do_build && { [ "$v" != core ] || plain_module; } && do_initramfs; } >"$log" 2>&1; then
@@ -43,7 +43,8 @@ variant() {
 	fi
 	ktap_test_pass "$v: builds ($((SECONDS - t0))s)"
 	[ "$v" != off ] || ktap_test_result "$v: a module's pr_debug() leaves no descriptor or call" off_costs_nothing
-	printf '#!/bin/sh\nexec run-tests kunit /variants/%s.sh %s kselftests\n' "$v" "${3:-}" >"$OUT/matrix.sh"
+	[ ! -f "scripts/variants/$v.sh" ] || own=/variants/$v.sh
+	printf '#!/bin/sh\nexec run-tests kunit %s %s\n' "$own" "${3:-kselftests}" >"$OUT/matrix.sh"
 	append=$(cat "scripts/variants/$v.append" 2>/dev/null)
 	boot "$OUT/matrix.sh" "$log" "$append" || rc=$?
 	ktap_boot "$log" $rc "$v: boots clean"
