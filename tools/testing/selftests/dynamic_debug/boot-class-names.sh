@@ -18,20 +18,6 @@ ktap_plan 4
 C=$CLASS_MOD
 PARAMS=/sys/module/$C/parameters
 
-# classflags CLASS...: "CLASS=flags" of the site listed with class:CLASS.
-# (The module numbers its DISJOINT_NAMES enum one above the map's base,
-# so the site of class HI is the one printing "MID msg".)
-classflags()
-{
-	local out= n
-
-	for n in "$@"; do
-		out="$out $n$(dd_lines "$C" | grep " class:$n\$" | head -n 1 |
-			awk '{ print $3 }')"
-	done
-	echo "${out# }"
-}
-
 builtin=
 if [ -d "$PARAMS" ] && ! grep -q "^$C " /proc/modules; then
 	builtin=1
@@ -51,11 +37,11 @@ if [ -n "$builtin" ] && ! dd_is_ours; then
 fi
 
 ktap_expect "disjoint names LOW,HI from the command line" "MID=_ HI=p" \
-	"$(classflags MID HI)"
+	"$(dd_class_flags "$C" MID HI)"
 ktap_expect "disjoint names read back as bits" 0x5 \
 	"$(cat "$PARAMS/p_disjoint_names")"
 ktap_expect "level name L3 from the command line" "L1=p L2=p L3=p L4=_" \
-	"$(classflags L1 L2 L3 L4)"
+	"$(dd_class_flags "$C" L1 L2 L3 L4)"
 ktap_expect "level name read back as a level" 4 \
 	"$(cat "$PARAMS/p_level_names")"
 

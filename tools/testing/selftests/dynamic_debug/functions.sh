@@ -290,6 +290,25 @@ control_has()
 	grep -qF -- "$1" "$DD_CONTROL"
 }
 
+# A well-formed control line: path:line [module]function =flags "format"[ class...]
+DD_LINE_RE='^[^ ]+:[0-9]+ \[[^]]+\][^ ]* =[a-zA-Z_]+ ".*"( class[: ].*)?$'
+DD_HEADER='# filename:lineno [module]function flags format'
+
+# dd_class_flags MODULE CLASS...: "CLASS=flags" of MODULE's first site of
+# each CLASS. (The class test module numbers its DISJOINT_NAMES enum one
+# above the map's base, so "LOW msg" is in class MID and "MID msg" in HI.)
+dd_class_flags()
+{
+	local m=$1 out= n
+
+	shift
+	for n in "$@"; do
+		out="$out $n$(dd_lines "$m" | grep " class:$n\$" | head -n 1 |
+			awk '{ print $3 }')"
+	done
+	echo "${out# }"
+}
+
 # dd_count MODULE: how many sites MODULE has in the control file.
 dd_count()
 {

@@ -34,20 +34,6 @@ cflags_of()
 	echo "${out# }"
 }
 
-# classflags CLASS...: "CLASS=flags" of the site listed with class:CLASS.
-# (Upstream's test module numbers its DISJOINT_NAMES enum one above the
-# map's base, so "LOW msg" is in class MID and "MID msg" in class HI.)
-classflags()
-{
-	local out= n
-
-	for n in "$@"; do
-		out="$out $n$(dd_lines "$C" | grep " class:$n\$" | head -n 1 |
-			awk '{ print $3 }')"
-	done
-	echo "${out# }"
-}
-
 # printed NAME...: which of the NAMEs printed "NAME msg" after a run.
 printed()
 {
@@ -126,11 +112,11 @@ ktap_expect "disjoint bits 0 turn the classes off" "D2_CORE=_ D2_DRIVER=_" \
 # --- DISJOINT_NAMES
 
 setp p_disjoint_names +LOW,+HI
-ktap_expect "disjoint names +LOW,+HI" "MID=_ HI=p" "$(classflags MID HI)"
+ktap_expect "disjoint names +LOW,+HI" "MID=_ HI=p" "$(dd_class_flags "$C" MID HI)"
 ktap_expect "disjoint names read back as bits" 0x5 \
 	"$(cat "$PARAMS/p_disjoint_names")"
 setp p_disjoint_names +MID,-HI
-ktap_expect "disjoint names +MID,-HI" "MID=p HI=_" "$(classflags MID HI)"
+ktap_expect "disjoint names +MID,-HI" "MID=p HI=_" "$(dd_class_flags "$C" MID HI)"
 setp p_disjoint_names -MID
 
 # --- LEVEL_NUM

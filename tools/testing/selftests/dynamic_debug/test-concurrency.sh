@@ -19,9 +19,6 @@ ROUNDS=${ROUNDS:-120}
 TMP=/tmp/dd-concurrency.$$
 mkdir -p "$TMP"
 
-# A well-formed line: path:line [module]function =flags "format"[ class...]
-LINE_RE='^[^ ]+:[0-9]+ \[[^]]+\][^ ]* =[a-zA-Z_]+ ".*"( class[: ].*)?$'
-HEADER='# filename:lineno [module]function flags format'
 
 mod_unload "$SITES_MOD"
 mod_unload "$DRIVER_MOD"
@@ -70,19 +67,19 @@ while [ ! -f "$TMP/loader-done" ]; do
 		dd if="$DD_CONTROL" of="$TMP/read" bs=97 2>/dev/null
 	fi
 	reads=$((reads + 1))
-	[ "$(head -n 1 "$TMP/read")" = "$HEADER" ] ||
+	[ "$(head -n 1 "$TMP/read")" = "$DD_HEADER" ] ||
 		headerless=$((headerless + 1))
-	bad=$(sed 1d "$TMP/read" | grep -cvE "$LINE_RE")
+	bad=$(sed 1d "$TMP/read" | grep -cvE "$DD_LINE_RE")
 	if [ "$bad" != 0 ]; then
 		torn=$((torn + bad))
-		sed 1d "$TMP/read" | grep -vE "$LINE_RE" | head -n 3 |
+		sed 1d "$TMP/read" | grep -vE "$DD_LINE_RE" | head -n 3 |
 			sed 's/^/# torn: /'
 	fi
 	stay=$(grep -cF " [$DEBUG_MOD]" "$TMP/read")
 	[ "$stay" = "$stay_before" ] || lost=$((lost + 1))
 	if [ -f "$DD_DIR/enabled" ]; then
 		cat "$DD_DIR/enabled" >"$TMP/enabled" 2>/dev/null
-		bad=$(sed 1d "$TMP/enabled" | grep -cvE "$LINE_RE")
+		bad=$(sed 1d "$TMP/enabled" | grep -cvE "$DD_LINE_RE")
 		torn=$((torn + bad))
 	fi
 done

@@ -26,8 +26,6 @@ ktap_plan 10
 SECONDS_LEFT=${STRESS_SECONDS:-60}
 TMP=/tmp/dd-stress.$$
 mkdir -p "$TMP"
-LINE_RE='^[^ ]+:[0-9]+ \[[^]]+\][^ ]* =[a-zA-Z_]+ ".*"( class[: ].*)?$'
-HEADER='# filename:lineno [module]function flags format'
 DEBUG_FILE=test_dyndbg_debug.c
 OWNED="$(src_line $DEBUG_FILE '"debug module says hello')
 $(src_line $DEBUG_FILE '"debug module init')
@@ -129,14 +127,14 @@ reader()
 			n=$((n + 1))
 			case "$f" in
 			*/control)
-				[ "$(head -n 1 "$r")" = "$HEADER" ] ||
+				[ "$(head -n 1 "$r")" = "$DD_HEADER" ] ||
 					bad=$((bad + 1))
 				;;
 			esac
-			b=$(grep -v '^#' "$r" | grep -cvE "$LINE_RE")
+			b=$(grep -v '^#' "$r" | grep -cvE "$DD_LINE_RE")
 			if [ "$b" != 0 ]; then
 				bad=$((bad + b))
-				grep -v '^#' "$r" | grep -vE "$LINE_RE" |
+				grep -v '^#' "$r" | grep -vE "$DD_LINE_RE" |
 					head -n 2 > "$t"
 			fi
 		done
