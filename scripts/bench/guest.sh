@@ -123,6 +123,33 @@ check "rmmod $BIG" rmmod $BIG
 
 timer load /bench/$BIG.ko "$BIG" "$REPS"
 
+# One call of an enabled site, by its flags: test_dyndbg_loop runs its
+# pr_debug() site N times for each write of N to its parameter. The log
+# goes to the buffer only (console level 1); T records into the trace
+# buffer with the dyndbg events on; "pr" is past its burst, so it shows
+# what a suppressed call costs. T and r are ours only.
+CALLS=10000
+echo "value site_calls $CALLS"
+if modprobe test_dyndbg_loop; then
+	dmesg -n 1
+	tr=/sys/kernel/tracing
+	mount -t tracefs nodev $tr 2>/dev/null
+	[ ! -d $tr/events/dyndbg ] || echo 1 >$tr/events/dyndbg/enable
+	for f in _ p T pr; do
+		if echo "module test_dyndbg_loop =$f" >"$CTL" 2>/dev/null; then
+			timer query /sys/module/test_dyndbg_loop/parameters/plain \
+				"$REPS" "site_$f" "$CALLS"
+		else
+			echo "info site_$f refused"
+		fi
+	done
+	echo "module test_dyndbg_loop =_" >"$CTL"
+	rmmod test_dyndbg_loop
+	dmesg -n 5
+else
+	check "modprobe test_dyndbg_loop" false
+fi
+
 # Lock wait: the big module is gone, so the batch covers the built-in
 # sites and the small module's.
 echo "value lock_sites $(grep -vc '^#' "$CTL")"

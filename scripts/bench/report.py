@@ -55,6 +55,14 @@ METHOD = """
   machine each round costs an IPI to every online CPU and a wait for all
   of them, so the round count times the CPU count decides the cost there.
 - `enabled`: ours only (upstream has no such file).
+- One call of a site: `test_dyndbg_loop` (a test module of the
+  selftests) runs its `pr_debug()` site 10,000 times per write to its
+  `plain` parameter; the write is timed and divided by the calls. With
+  `p` the message goes to the log buffer (console level 1: not to the
+  serial console); with `T` to the trace buffer (the `dyndbg` events
+  on); `pr` has the rate limit past its burst of 10, so nearly every
+  call is a suppressed one. `T` and `r` exist only in ours; their
+  figures are also given against ours' `p`.
 - Lock wait: with `bench_big` unloaded, one process writes a batch of
   `+p;-p;` in one `write()` (4 KiB, 682 queries, unless the table says
   otherwise; each query changes every site of the kernel and of
@@ -239,6 +247,35 @@ def main():
          only=("ours",))
     trow("`insmod %s`" % e("BIG"), "insmod")
     trow("`rmmod %s`" % e("BIG"), "rmmod")
+    # One call of a site, by flags: the loop's total over the calls.
+    calls = v(ours or up, "site_calls") or 1
+    p_ours = g(ours, "sample", "site_p")
+
+    def per_call(d, key, base=None):
+        s = g(d, "sample", key) if d else None
+        if not d:
+            return "not run", None
+        if not s:
+            return ("refused" if g(d, "info", key) == "refused" else "n/a"), None
+        med = statistics.median(s) / calls
+        txt = "%.0f ns (%.0f–%.0f)" % (med, min(s) / calls, max(s) / calls)
+        if base:
+            txt += ", %.2f x `p`" % (med / (statistics.median(base) / calls))
+        return txt, med
+
+    for impl in ran:
+        for k in ("site__", "site_p"):
+            need(impl, "sample", k)
+    need("ours", "sample", "site_T")
+    need("ours", "sample", "site_pr")
+    for label, key in (("disabled (`=_`)", "site__"), ("`=p` (to the log buffer)", "site_p"),
+                       ("`=T` (to the trace buffer)", "site_T"),
+                       ("`=pr` past its burst (suppressed)", "site_pr")):
+        base = p_ours if key in ("site_T", "site_pr") else None
+        cu, mu = per_call(up, key)
+        co, mo = per_call(ours, key, base)
+        crow("one call of a site, %s, per call" % label, cu, co, mu, mo)
+
     q = v(ours or up, "lock_batch_queries")
     ls = v(ours or up, "lock_sites")
     trow("lock wait: `open`+`read(1)` of `control` during a batch", "lock_reader")
