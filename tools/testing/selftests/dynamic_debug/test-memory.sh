@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Memory: a long write never asks for a large contiguous allocation, and
+# when an allocation of the core fails while a module loads with dyndbg=,
+# the failure is reported, never dropped in silence.
+#
+# The first check reads the kmem trace events of this shell's own writes
+# (CONFIG_TRACING). The second fails each allocation the core makes during
+# "modprobe MODULE dyndbg=+p" in turn: /proc/self/fail-nth counts only the
+# allocations failslab lets through its stack filter, which is set to the
+# core's code (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_STACKTRACE_FILTER).
+
+DIR=$(dirname "$0")
+. "$DIR/functions.sh"
+
+require_control
+require_module "$SITES_MOD"
+dd_is_ours || ktap_skip_all "$NOT_OURS"
+ktap_plan 4
+
+M=$SITES_MOD
+FS=/sys/kernel/debug/failslab
+TRACE=
+for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	[ -d $t/events/kmem ] && TRACE=$t && break
+done
+if [ -z "$TRACE" ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+	[ -d /sys/kernel/tracing/events/kmem ] && TRACE=/sys/kernel/tracing
+fi
+
+# ------------------------------------------ no large allocation per write --
+# As many queries as fit in one 4,095-byte write: "-t;" (every site,
+# a decoration off), 1,365 of them. A core that kept the parsed queries of
+# a write in one array asked for tens of KiB here. The kmalloc event names
+# the bytes asked; mm_page_alloc the order of pages taken directly.
+if [ -n "$TRACE" ]; then
+	modprobe "$M"
+	q='-t;'
+	n=$((4095 / ${#q}))
+	: >"$TRACE/trace"
+	echo 0 >"$TRACE/tracing_on"
+	echo 'bytes_req > 8192' >"$TRACE/events/kmem/kmalloc/filter"
+	echo 'order > 1' >"$TRACE/events/kmem/mm_page_alloc/filter"
+	echo 1 >"$TRACE/events/kmem/kmalloc/enable"
+	echo 1 >"$TRACE/events/kmem/mm_page_alloc/enable"
+	i=0
+	while [ $i -lt $n ]; do printf '%s' "$q"; i=$((i + 1)); done >/tmp/dd-memory.q
+	# This shell and its children (the dd that writes) only.
+	echo 1 >"$TRACE/options/event-fork"
+	echo $$ >"$TRACE/set_event_pid"
+	echo 1 >"$TRACE/tracing_on"
+	dd if=/tmp/dd-memory.q of="$DD_CONTROL" bs=4096 2>/dev/null
+	rc=$?
+	echo 0 >"$TRACE/tracing_on"
+	echo 0 >"$TRACE/options/event-fork"
+	echo 0 >"$TRACE/events/kmem/kmalloc/enable"
+	echo 0 >"$TRACE/events/kmem/mm_page_alloc/enable"
+	echo 0 >"$TRACE/events/kmem/kmalloc/filter"
+	echo 0 >"$TRACE/events/kmem/mm_page_alloc/filter"
+	: >"$TRACE/set_event_pid"
+	big=$(grep -E 'kmalloc|mm_page_alloc' "$TRACE/trace")
+	echo 1 >"$TRACE/tracing_on"
+	rm -f /tmp/dd-memory.q
+	ktap_check "a write of $n queries ($((n * ${#q})) bytes) is applied" test $rc = 0
+	WHY="allocations over 8 KiB or of order 2 or more: $big"
+	ktap_check "it makes no allocation over 8 KiB or 2 pages" test -z "$big"
+	rmmod "$M"
+else
+	ktap_skip "a write of many queries is applied" "no kmem trace events (CONFIG_TRACING)"
+	ktap_skip "it makes no allocation over 8 KiB or 2 pages" "no kmem trace events (CONFIG_TRACING)"
+fi
+
+# ------------------------------------ allocation failures are reported --
+
+# core_text: "START END" of the core's code. Its functions are linked
+# together; take the symbols only the core defines and drop any far from
+# the others (kernel/module/main.c has static dynamic_debug_* helpers).
+core_text()
+{
+	grep -E ' [tT] (ddebug_|__dynamic_|dynamic_debug_)' /proc/kallsyms |
+		awk '{ print $1 }' | sort | awk '
+		# Kernel text is within one 4 GiB window: hex of the low half.
+		function low(s,   i, v) {
+			v = 0
+			for (i = 9; i <= 16; i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		function hex(v,   s, i) {
+			for (i = 0; i < 8; i++) {
+				s = substr("0123456789abcdef", v % 16 + 1, 1) s
+				v = int(v / 16)
+			}
+			return s
+		}
+		{ hi32 = substr($1, 1, 8); a[NR] = low($1) }
+		END {
+			if (!NR) exit 1
+			m = a[int((NR + 1) / 2)]; lo = hi = m
+			for (i = 1; i <= NR; i++)
+				if (a[i] > m - 131072 && a[i] < m + 131072) {
+					if (a[i] < lo) lo = a[i]
+					if (a[i] > hi) hi = a[i]
+				}
+			print "0x" hi32 hex(lo), "0x" hi32 hex(hi + 4096)
+		}'
+}
+
+# fail_load N: load the module with dyndbg=+p, failing the core's Nth
+# allocation. Prints "failed" if the module did not load.
+fail_load()
+{
+	log_clear
+	(echo "$1" >/proc/self/fail-nth && exec modprobe "$M" dyndbg=+p) 2>/dev/null ||
+		echo failed
+}
+
+if [ -d "$FS" ] && [ -w /proc/self/fail-nth ] && [ -f "$FS/require-start" ] &&
+   range=$(core_text) && [ -n "$range" ]; then
+	set -- $range
+	echo "$1" >"$FS/require-start"
+	echo "$2" >"$FS/require-end"
+	echo 32 >"$FS/stacktrace-depth"
+	echo N >"$FS/ignore-gfp-wait"
+	echo 1 >"$FS/verbose"
+	n=0
+	silent=
+	while [ $n -lt 64 ]; do
+		n=$((n + 1))
+		res=$(fail_load $n)
+		log=$(log_text)
+		mod_unload "$M"
+		printf '%s\n' "$log" | grep -q 'FAULT_INJECTION: forcing a failure' || break
+		# Reported: the load failed (modprobe says why) or the core logged
+		# what it could not do.
+		if [ -z "$res" ] && ! printf '%s\n' "$log" | grep -v FAULT_INJECTION | grep -qi 'memory'; then
+			silent="$silent $n"
+			printf '%s\n' "$log" | grep -v '^ ' | sed 's/^/# /' | head -n 20
+		fi
+	done
+	echo 0 >"$FS/verbose"
+	echo 0 >"$FS/require-start"
+	echo 0xffffffffffffffff >"$FS/require-end"
+	ktap_diag "the core allocates $((n - 1)) times while $M loads with dyndbg=+p"
+	ktap_check "failing each of them fails the load or is reported (${silent:-none} silent)" \
+		test -z "$silent"
+	ktap_check "the module loads normally afterwards" \
+		sh -c "modprobe $M dyndbg=+p && rmmod $M"
+else
+	ktap_skip "failing each allocation is reported" "no failslab stack filter or fail-nth"
+	ktap_skip "the module loads normally afterwards" "no failslab stack filter or fail-nth"
+fi
+
+ktap_finish
