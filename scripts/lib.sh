@@ -192,6 +192,7 @@ do_initramfs() {
 	quiet kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install &&
 		install -D -t "$root/lib/modules/$kver/extra" "$OUT"/test_modules/*.ko &&
 		depmod -b "$root" "$kver" &&
+		gcc -static -O2 -s -o "$root/bin/dyndbg_fuzz" "$TOP/$SELFTEST_DIR/fuzz/dyndbg_fuzz.c" &&
 		quiet make -C "$OURS_TREE/tools/testing/selftests" TARGETS=dynamic_debug \
 			TEST_GEN_MODS_DIR= INSTALL_PATH="$root/kselftest" install || return 1
 	(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) >"$OUT/initramfs.cpio"

@@ -4,11 +4,14 @@
 # Build matrix: our core (or IMPL's) in the configurations users build,
 # nojump (JUMP_LABEL=n), core (DYNAMIC_DEBUG_CORE alone) and off, each a
 # kernel of its own (build/IMPL-VARIANT/, fragment scripts/variants/
-# VARIANT.config) booted once running the KUnit suite, VARIANT.sh and
-# every kselftest; which of them must skip is below. builtin builds
-# lib/test_dynamic_debug.c in and boots with VARIANT.append, for its
-# class parameters on the command line. Prints KTAP.
-# MATRIX="nojump core off builtin" picks variants.
+# VARIANT.config, kernel arguments VARIANT.append) booted once running the
+# KUnit suite, VARIANT.sh and every kselftest; which of them must skip is
+# below. nojump also builds lib/test_dynamic_debug.c in, for its class
+# parameters on the command line (boot-class-names.sh). debug is our
+# kernel under KASAN, lockdep, kmemleak and UBSAN: every kselftest (the
+# stress run among them), then the fuzzer and a kmemleak scan
+# (variants/debug-final.sh). Prints KTAP. MATRIX="nojump core off debug"
+# picks variants.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
@@ -58,13 +61,13 @@ do_deps && do_tree || exit 1
 . "$KTAP_HELPERS"
 ktap_print_header
 start=$SECONDS
-for v in ${MATRIX:-nojump core off builtin}; do
+for v in ${MATRIX:-nojump core off debug}; do
 	case $v in
-	nojump)	variant nojump "" ;;
+	nojump)	variant nojump test-classes.sh "kselftests boot-class-names.sh" ;;
 	core)	variant core "test-classes.sh" ;;
 	off)	variant off all ;;
-	builtin) variant builtin "" boot-class-names.sh ;;
+	debug)	variant debug "" "kselftests /variants/debug-final.sh" ;;
 	esac
 done
-ktap_print_msg "matrix: ${MATRIX:-nojump core off builtin} took $((SECONDS - start))s"
+ktap_print_msg "matrix: ${MATRIX:-nojump core off debug} took $((SECONDS - start))s"
 ktap_set_plan $((KTAP_TESTNO - 1))

@@ -3,10 +3,10 @@
 #
 # Boot test: class parameters of the *_NAMES types given on the command
 # line. For a built-in test_dynamic_debug (CONFIG_TEST_DYNAMIC_DEBUG=y,
-# the "builtin" variant of the build matrix) they are parsed before the
+# the "nojump" variant of the build matrix) they are parsed before the
 # slab allocator exists, so they must be kept and applied once the sites
 # are registered; for a loadable one, modprobe passes them at load. See
-# boot-tests.list and scripts/variants/builtin.*.
+# boot-tests.list and scripts/variants/nojump.*.
 
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"

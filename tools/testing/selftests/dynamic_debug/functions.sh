@@ -378,6 +378,13 @@ mod_loaded()
 	[ -d "/sys/module/$1" ] && grep -q "^$1 " /proc/modules
 }
 
+# mod_builtin NAME: NAME is built into the kernel (it cannot be loaded
+# with arguments nor unloaded).
+mod_builtin()
+{
+	[ -d "/sys/module/$1" ] && ! grep -q "^$1 " /proc/modules
+}
+
 # mod_unload NAME: remove NAME if it is loaded.
 mod_unload()
 {

@@ -10,6 +10,7 @@ DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 require_control
+mod_builtin "$CLASS_MOD" && ktap_skip_all "$CLASS_MOD is built in: this test loads and unloads it"
 require_module "$CLASS_MOD"
 ktap_plan 23
 

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build matrix, variant "debug" (KASAN, lockdep, kmemleak, UBSAN...), run
+# after KUnit and every kselftest (the stress run among them): a bounded
+# run of the control-file fuzzer, then a kmemleak scan. A report of any of
+# the kernel's checkers fails the boot (scripts/kernel-problems); here a
+# leak whose allocation went through the dynamic debug core or its test
+# modules fails, others (the rest of the kernel's) are listed only.
+
+DIR=/kselftest/dynamic_debug
+. "$DIR/functions.sh"
+
+KMEMLEAK=/sys/kernel/debug/kmemleak
+COUNT=${FUZZ_COUNT:-10000}
+SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+
+ktap_plan 3
+modprobe test_dyndbg_sites && modprobe test_dyndbg_driver
+dmesg -n 1
+ktap_diag "fuzz: seed $SEED, $COUNT writes, $(grep -c ^processor /proc/cpuinfo) CPUs"
+/bin/dyndbg_fuzz -s "$SEED" -n "$COUNT" test_dyndbg_sites test_dyndbg_driver >/tmp/fuzz.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/fuzz.out | tail -n 20
+ktap_check "debug: fuzzer, $COUNT writes, invariants hold" test $rc = 0
+rmmod test_dyndbg_driver test_dyndbg_sites
+
+# kmemleak reports only objects older than a few seconds, found
+# unreferenced by two scans.
+ktap_check "debug: kmemleak is on" test -w "$KMEMLEAK"
+echo scan >"$KMEMLEAK"
+sleep 6
+echo scan >"$KMEMLEAK"
+cat "$KMEMLEAK" >/tmp/leaks
+ktap_diag "kmemleak: $(grep -c '^unreferenced object' /tmp/leaks) unreferenced objects in all"
+ours=$(awk '/^unreferenced object/ { if (o) n++; o = 0 } /ddebug|dynamic_debug|dyndbg/ { o = 1 }
+	END { if (o) n++; print n + 0 }' /tmp/leaks)
+[ "$ours" = 0 ] || sed 's/^/# /' /tmp/leaks | head -n 60
+ktap_check "debug: kmemleak finds no leak of dynamic debug ($ours)" test "$ours" = 0
+ktap_finish
