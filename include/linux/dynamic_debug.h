@@ -387,10 +387,9 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 	static_assert(sizeof(#name) && sizeof(fmt))
 #define DYNAMIC_DEBUG_BRANCH(descriptor) (false && sizeof(#descriptor))
 
-#define dynamic_pr_debug(fmt, ...)					\
-	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
-#define dynamic_dev_dbg(dev, fmt, ...)					\
-	dev_no_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__)
+/* Checked like a printk() format, never printed, an expression of 0. */
+#define dynamic_pr_debug(fmt, ...)	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define dynamic_dev_dbg(dev, fmt, ...)	dev_no_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__)
 #define dynamic_hex_dump(prefix_str, prefix_type, rowsize,		\
 			 groupsize, buf, len, ascii)			\
 	do {								\
