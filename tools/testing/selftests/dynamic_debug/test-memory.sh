@@ -9,7 +9,8 @@
 # (CONFIG_TRACING). The second fails each allocation the core makes during
 # "modprobe MODULE dyndbg=+p" in turn: /proc/self/fail-nth counts only the
 # allocations failslab lets through its stack filter, which is set to the
-# core's code (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_STACKTRACE_FILTER).
+# core's code (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_STACKTRACE_FILTER: the
+# debug kernel of the build matrix has them).
 
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
