@@ -54,6 +54,9 @@ targeted()
 	echo "$sel -p" >"$CTL"
 	check "'$sel -p' disables them" test "$(on "$mod")" = 0
 	timer query "$CTL" "$REPS" "${name}_on" "$sel +p" "${name}_off" "$sel -p"
+	# The same selection with a decoration: no code to patch, so this is
+	# the query itself (finding the sites, changing their flags).
+	timer query "$CTL" "$REPS" "${name}_ton" "$sel +t" "${name}_toff" "$sel -t"
 }
 
 echo "info guest_cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"

@@ -71,7 +71,10 @@ METHOD = """
   unloads `bench_small`; each one's latency is reported, and the batch's.
 - Bytes per site: section sizes of `bench_big.ko` (`__jump_table` and
   every section whose name has `dyndbg` or `ddebug`, from `readelf -S`)
-  divided by the site count. Run-time allocations: upstream makes one
+  divided by the site count. Sections whose names start with `.init` go
+  to the module's init layout, which the module loader frees once the
+  module's init function has run: they are listed but not kept.
+  Run-time allocations: upstream makes one
   `kzalloc(sizeof(struct ddebug_table))` per module (its size compiled on
   the host from the struct in the pristine `lib/dynamic_debug.c`, rounded
   up to its kmalloc cache); ours reports what it allocates at
@@ -82,7 +85,7 @@ METHOD = """
   writes where the out-of-line code is within a short jump; both are one
   inline NOP. The shape (the NOP on the straight path, the call to
   `__dynamic_pr_debug()` out of line, reached through the NOP's target) is
-  checked by `tools/testing/selftests/dynamic_debug/check_nop_shape.sh`
+  checked by `scripts/nop-shape.sh`
   on `bench_small.ko`, generated and built the same way (its check of the
   5-byte form is waived when the sites it lists are all `66 90`).
 """
@@ -204,6 +207,7 @@ def main():
              "lines", e("LINES_SITES"))):
         trow("`%s +p` (%s sites)" % (sel, n), key + "_on")
         trow("`%s -p`" % sel, key + "_off")
+        trow("`%s +t` (the query alone: no code patched)" % sel, key + "_ton")
     trow("`format %s +p` (scan, 0 sites)" % e("NO_MATCH"), "format")
     trow("`func %s +p` (wildcard, %s sites)" % (e("WILD"), e("WILD_SITES")), "wild_on")
     trow("`func %s -p`" % e("WILD"), "wild_off")
@@ -293,13 +297,17 @@ def main():
     for name in sorted(set(su) | set(so)):
         pu = su.get(name)
         po = so.get(name)
-        crow("bytes per site: `%s`" % name,
+        freed = " (freed once the module has loaded)" if name.startswith(".init") else ""
+        crow("bytes per site: `%s`%s" % (name, freed),
              "%.2f" % (pu / sites) if pu is not None else ("–" if up else "not run"),
              "%.2f" % (po / sites) if po is not None else ("–" if ours else "not run"),
              pu or None, po or None)
-    tu = sum(su.values()) if up else None
-    to = sum(so.values()) if ours else None
-    crow("bytes per site: sections, total",
+    # What stays: the module loader frees the sections named .init* (its
+    # init layout) after the module's init function ran.
+    kept = lambda d: sum(x for k, x in d.items() if not k.startswith(".init"))
+    tu = kept(su) if up else None
+    to = kept(so) if ours else None
+    crow("bytes per site: sections kept, total",
          "%.2f" % (tu / sites) if tu is not None else "not run",
          "%.2f" % (to / sites) if to is not None else "not run", tu, to)
     if up:
@@ -317,7 +325,7 @@ def main():
         ao, ib = "not run", None
     crow("run-time allocations per module (per site)", au, ao, slab, ib)
     if up and ours and tu is not None and to is not None:
-        crow("bytes per site: total", "%.2f" % ((tu + (slab or 0)) / sites),
+        crow("bytes per site kept: total", "%.2f" % ((tu + (slab or 0)) / sites),
              "%.2f" % ((to + (ib or 0)) / sites), tu + (slab or 0), to + (ib or 0))
 
     def nops(d):
@@ -338,7 +346,7 @@ def main():
                 failed.append("%s: %s jump entries, %s not NOPs (want %d NOPs)" % (
                     impl, v(d, "jump_entries"), v(d, "nop_other"), sites))
             if g(d, "value", "nop_shape") != "ok":
-                failed.append("%s: check_nop_shape.sh failed on bench_small.ko" % impl)
+                failed.append("%s: nop-shape.sh failed on bench_small.ko" % impl)
     crow("disabled sites are inline NOPs (bench_big.ko)", nops(up), nops(ours))
 
     # The table.
