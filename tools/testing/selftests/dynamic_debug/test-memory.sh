@@ -47,14 +47,20 @@ if [ -n "$TRACE" ]; then
 	echo 1 >"$TRACE/events/kmem/mm_page_alloc/enable"
 	i=0
 	while [ $i -lt $n ]; do printf '%s' "$q"; i=$((i + 1)); done >/tmp/dd-memory.q
-	# This shell and its children (the dd that writes) only.
-	echo 1 >"$TRACE/options/event-fork"
-	echo $$ >"$TRACE/set_event_pid"
+	# The events of the dd that writes, only: it is started first (its
+	# fork allocates a stack), then fed the queries through a FIFO in one
+	# write of less than PIPE_BUF, which it reads whole.
+	rm -f /tmp/dd-memory.fifo
+	mkfifo /tmp/dd-memory.fifo
+	dd if=/tmp/dd-memory.fifo of="$DD_CONTROL" bs=4096 2>/dev/null &
+	writer=$!
+	echo $writer >"$TRACE/set_event_pid"
 	echo 1 >"$TRACE/tracing_on"
-	dd if=/tmp/dd-memory.q of="$DD_CONTROL" bs=4096 2>/dev/null
+	cat /tmp/dd-memory.q >/tmp/dd-memory.fifo
+	wait $writer
 	rc=$?
 	echo 0 >"$TRACE/tracing_on"
-	echo 0 >"$TRACE/options/event-fork"
+	rm -f /tmp/dd-memory.fifo
 	echo 0 >"$TRACE/events/kmem/kmalloc/enable"
 	echo 0 >"$TRACE/events/kmem/mm_page_alloc/enable"
 	echo 0 >"$TRACE/events/kmem/kmalloc/filter"
