@@ -328,14 +328,16 @@ apply_series() {
 	v=$(kversion "$kdir")
 	[[ $v == 6.12.* ]] || die "$kdir is Linux $v; the series is for 6.12 only"
 	[ ! -e "$kdir/lib/dynamic_debug" ] || die "$kdir has lib/dynamic_debug/ already: the series is applied"
-	make_series
-	mapfile -t PS < <(series_patches)
 	top=$(git -C "$kdir" rev-parse --show-toplevel 2>/dev/null || true)
 	if [ "$top" = "$kdir" ]; then
 		[ -z "$(git -C "$kdir" status --porcelain --untracked-files=no)" ] ||
 			die "$kdir has uncommitted changes: commit or stash them first"
 		[ ! -d "$(git -C "$kdir" rev-parse --git-path rebase-apply)" ] ||
 			die "$kdir: a git am or rebase is in progress"
+	fi
+	make_series
+	mapfile -t PS < <(series_patches)
+	if [ "$top" = "$kdir" ]; then
 		git -C "$kdir" am -q --3way "${PS[@]}" ||
 			{ git -C "$kdir" am --abort; die "the series does not apply to $kdir (nothing changed)"; }
 		echo "applied ${#PS[@]} patches to $kdir ($(git -C "$kdir" rev-parse --abbrev-ref HEAD))"
@@ -346,12 +348,12 @@ apply_series() {
 		[ ! -f "$kdir/$f" ] || { mkdir -p "$(dirname "$trial/$f")" && cp -p "$kdir/$f" "$trial/$f"; }
 	done
 	for p in "${PS[@]}"; do
-		patch -s -p1 -d "$trial" --no-backup-if-mismatch -r - <"$p" >/dev/null ||
+		patch -s -f -p1 -d "$trial" --no-backup-if-mismatch -r - <"$p" >/dev/null ||
 			{ rm -rf "$trial"; die "${p##*/} does not apply to $kdir (nothing changed)"; }
 	done
 	rm -rf "$trial"
 	for p in "${PS[@]}"; do
-		patch -s -p1 -d "$kdir" --no-backup-if-mismatch <"$p"
+		patch -s -f -p1 -d "$kdir" --no-backup-if-mismatch <"$p"
 	done
 	echo "applied ${#PS[@]} patches to $kdir with patch (not a git work tree)"
 }
