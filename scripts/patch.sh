@@ -230,7 +230,7 @@ checkpatch_text() {
 	if [ "$e$w" != 00 ]; then
 		echo "Errors and warnings still to fix (file, type, count):"
 		echo
-		awk '$2 != "CHECK" { print "- " $4 ", " $3 " (" $2 ")" }' <<<"$1" | sort | uniq -c |
+		awk '$2 == "ERROR" || $2 == "WARNING" { print "- " $4 ", " $3 " (" $2 ")" }' <<<"$1" | sort | uniq -c |
 			sed 's/^ *\([0-9]*\) \(.*\)/\2: \1/'
 		echo
 	fi
@@ -255,7 +255,7 @@ make_series() {
 	do_tree
 	base_repo
 	msg "SERIES ${#SUBJ[@]} patches from $SERIES"
-	build_commits
+	( build_commits )	# its git environment stays there
 	verify_tree
 	g symbolic-ref HEAD refs/heads/series
 	rm -rf "$PATCHES"
@@ -284,7 +284,7 @@ checkpatch_verdict() {
 	e=$(grep -c ' ERROR ' <<<"$m" || true) w=$(grep -c ' WARNING ' <<<"$m" || true)
 	c=$(grep -c ' CHECK ' <<<"$m" || true)
 	bad=$(awk 'NR == FNR { if ($1 !~ /^#/) ok[$1 " " $2] = 1; next }
-		NF && ($2 != "CHECK" || !ok[$4 " " $3]) { print "    " $2 " " $3 " in " $4 }' \
+		$2 == "ERROR" || $2 == "WARNING" || ($2 == "CHECK" && !ok[$4 " " $3]) { print "    " $2 " " $3 " in " $4 }' \
 		scripts/checkpatch-exceptions - <<<"$m")
 	echo "checkpatch $e errors, $w warnings, $c checks"
 	[ -z "$bad" ] || { echo "$bad"; return 1; }
