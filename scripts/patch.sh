@@ -235,11 +235,11 @@ checkpatch_text() {
 		echo
 	fi
 	m=$(grep -c ' MAINTAINED ' <<<"$1" || true)
-	[ "$m" = 0 ] || printf '%s\n' "" "Not counted: $m warnings that ask whether MAINTAINERS needs an update" \
+	[ "$m" = 0 ] || printf '%s\n' "Not counted: $m warnings that ask whether MAINTAINERS needs an update" \
 		"for patches adding files that the dynamic debug entry, as this series" \
 		"leaves it, covers already (get_maintainer.pl says so)."
 	[ "$c" = 0 ] && return 0
-	echo
+	[ "$m" = 0 ] || echo
 	echo "The checks left, with the reason each one stays:"
 	echo
 	awk '$2 == "CHECK" { print $4, $3 }' <<<"$1" | sort | uniq -c | while read -r n f t; do
