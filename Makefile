@@ -23,7 +23,7 @@ run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
 .PHONY: run check check-all boot-test kselftest shell vm-run build deps tree config initramfs \
-	host-checks compat bench bench-smoke fuzz clean distclean help
+	host-checks compat bench bench-smoke fuzz patch patch-check apply clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
@@ -75,6 +75,15 @@ bench-smoke:	## the bench on our kernel alone, 1000 sites: every metric produced
 
 fuzz:		## fuzz the control file in the guest [SEED=N COUNT=N]
 	$(run) fuzz
+
+patch:		## the series against pristine 6.12 with a cover letter -> build/patches/
+	$(run) patch
+
+patch-check:	## git am the series, build and checkpatch each patch, make check the result
+	$(run) patch-check
+
+apply:		## apply the series to your 6.12 tree: KDIR=/path/to/linux-6.12
+	$(run) apply "$(KDIR)"
 
 clean:		## remove build products of IMPL (keeps the extracted trees)
 	$(run) clean

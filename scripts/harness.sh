@@ -44,6 +44,9 @@ compat)		scripts/check.d/compat.sh && scripts/check.d/callers.sh ;;
 bench)		scripts/bench.sh ;;
 bench-smoke)	BENCH_SMOKE=1 scripts/bench.sh ;;
 fuzz)		scripts/fuzz.sh ;;
+patch)		do_deps && scripts/patch.sh series ;;
+patch-check)	do_deps && scripts/patch.sh check ;;
+apply)		do_deps && scripts/patch.sh apply "${2:-}" ;;
 clean)		rm -rf "$OUT" ;;
 *)		die "unknown command '$1' (see make help)" ;;
 esac

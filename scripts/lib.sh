@@ -5,7 +5,9 @@
 # and constants only; setup IMPL [VARIANT] chooses what they work on.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=$TOP/build
+# DYNDBG_BUILD (make patch-check): another build directory, whose src/ours
+# is a finished tree used as it is, never overlaid.
+BUILD=${DYNDBG_BUILD:-$TOP/build}
 PRISTINE=$BUILD/src/linux-source-6.12
 OURS_TREE=$BUILD/src/ours
 SELFTEST_DIR=tools/testing/selftests/dynamic_debug
@@ -106,7 +108,7 @@ prepare_ours() {
 }
 
 # Both trees: IMPL=upstream still takes the selftests from ours.
-do_tree() { prepare_pristine && prepare_ours; }
+do_tree() { prepare_pristine && { [ -n "${DYNDBG_BUILD:-}" ] || prepare_ours; }; }
 
 config_fragments() {
 	echo "$TOP/scripts/config.fragment"
