@@ -9,7 +9,8 @@ DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 require_control
-require_cmdline 'dyndbg="file drivers/base/dd.c +pl; func kobject_add_internal +p; module params +pf"'
+BOOT_QUERIES='file drivers/base/dd.c +pl; func kobject_add_internal +p; module params +pf'
+require_cmdline "dyndbg=\"$BOOT_QUERIES\""
 ktap_plan 8
 
 DD=drivers/base/dd.c

@@ -149,7 +149,7 @@ require_control()
 	[ "$(id -u)" = 0 ] || ktap_skip_all "must be run as root"
 	if [ -d /sys/kernel/debug ] &&
 	   ! grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
-		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	fi
 	if [ -f /sys/kernel/debug/dynamic_debug/control ]; then
 		DD_DIR=/sys/kernel/debug/dynamic_debug

@@ -43,8 +43,9 @@ fi
 ktap_expect "header line" "# filename:lineno [module]function flags format" \
 	"$(head -n 1 "$DD_CONTROL")"
 
+CLASS_TAIL='( class:[^ ]+| class unknown, _id:[0-9]+)?'
 bad=$(sed 1d "$DD_CONTROL" |
-	grep -vE '^[^ ]+:[0-9]+ \[[^] ]+\][^ ]+ =[a-zA-Z_]+ ".*"( class:[^ ]+| class unknown, _id:[0-9]+)?$' |
+	grep -vE '^[^ ]+:[0-9]+ \[[^] ]+\][^ ]+ =[a-zA-Z_]+ ".*"'"$CLASS_TAIL"'$' |
 	head -n 5)
 ktap_expect "every site line is 'file:line [module]function =flags \"format\"'" \
 	"" "$bad"

@@ -164,7 +164,8 @@ set -- $(sum "$TMP"/reader.*)
 reads=$1 torn=$2
 loads=$(cat "$TMP/loads")
 prints=$(cat "$TMP/prints")
-ktap_diag "stress: $writes writes, $reads reads, $loads load/unload rounds, $prints print rounds in ${SECONDS_LEFT}s on $cpus CPUs"
+ktap_diag "stress: $writes writes, $reads reads, $loads load/unload rounds," \
+	"$prints print rounds in ${SECONDS_LEFT}s on $cpus CPUs"
 
 ktap_check "more than one CPU is online ($cpus)" test "$cpus" -gt 1
 ktap_check "every part ran ($writes writes, $reads reads, $loads loads, $prints prints)" \
@@ -172,7 +173,8 @@ ktap_check "every part ran ($writes writes, $reads reads, $loads loads, $prints 
 ktap_expect "every write succeeded" 0 "$write_errors"
 [ -s "$TMP/torn" ] && WHY=$(cat "$TMP/torn")
 ktap_check "no read returned a torn line or lost its header ($torn bad)" test "$torn" = 0
-problems=$(dmesg | grep -E 'WARNING:|BUG:|Oops|INFO: task .* blocked|UBSAN|list_(add|del) corruption')
+problems=$(dmesg |
+	grep -E 'WARNING:|BUG:|Oops|INFO: task .* blocked|UBSAN|list_(add|del) corruption')
 WHY=$problems ktap_check "no kernel report in the log" test -z "$problems"
 
 bad=

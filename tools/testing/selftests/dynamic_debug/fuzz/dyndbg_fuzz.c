@@ -644,8 +644,8 @@ int main(int argc, char **argv)
 			control = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s SEED] [-n WRITES] [-b BATCH] [-c CONTROL] MODULE...\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s %s\n", argv[0],
+				"[-s SEED] [-n WRITES] [-b BATCH] [-c CONTROL] MODULE...");
 			return 2;
 		}
 	}
@@ -741,8 +741,9 @@ int main(int argc, char **argv)
 		checks++;
 	}
 	kmsg_drain();
-	printf("# fuzz: %lu writes: %lu accepted (%lu modelled), %lu refused; %lu model checks, %lu reloads\n",
-	       count, accepted, modelled, rejected, checks, reloads);
+	printf("# fuzz: %lu writes: %lu accepted (%lu modelled), %lu refused;",
+	       count, accepted, modelled, rejected);
+	printf(" %lu model checks, %lu reloads\n", checks, reloads);
 	printf("ok - fuzz: seed %llu, %lu writes, every invariant held\n",
 	       (unsigned long long)seed, count);
 	return 0;
