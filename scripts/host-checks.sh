@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host checks, as KTAP: checkpatch --strict (waivers: scripts/checkpatch-exceptions)
-# and kernel-doc on every C file and header we ship; sparse and W=1 for the
-# core's objects and the jump-label NOP shape of a test module (nop-shape.sh).
+# on every C file, header and selftest script we ship, kernel-doc on the C
+# ones; sparse and W=1 for the core's objects and the jump-label NOP shape
+# of a test module (nop-shape.sh).
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
@@ -11,11 +12,13 @@ setup "${IMPL:-ours}"
 . "$KTAP_HELPERS"
 
 ktap_print_header
-for f in include/linux/dynamic_debug.h include/trace/events/dyndbg.h lib/dynamic_debug/*.[ch] "$SELFTEST_DIR"/test_modules/*.c; do
+for f in include/linux/dynamic_debug.h include/trace/events/dyndbg.h lib/dynamic_debug/*.[ch] \
+	"$SELFTEST_DIR"/test_modules/*.c "$SELFTEST_DIR"/fuzz/*.c "$SELFTEST_DIR"/*.sh; do
 	ignore=$(awk -v f="$f" '$1 == f { printf "%s%s", sep, $2; sep = "," }' scripts/checkpatch-exceptions)
 	ktap_verdict "checkpatch --strict $f" "$(perl "$PRISTINE/scripts/checkpatch.pl" --strict --no-tree \
 		--quiet --no-summary --show-types ${ignore:+--ignore "$ignore"} -f "$f" 2>&1)"
-	ktap_verdict "kernel-doc $f" "$(perl "$PRISTINE/scripts/kernel-doc" -none -Wall "$f" 2>&1)"
+	[[ $f = *.sh ]] ||
+		ktap_verdict "kernel-doc $f" "$(perl "$PRISTINE/scripts/kernel-doc" -none -Wall "$f" 2>&1)"
 done
 
 if [ "$IMPL" = ours ]; then
