@@ -9,7 +9,7 @@
 # KTAP: one result per step of the corpus.
 #
 # Upstream's transcript depends only on the inputs upstream_key hashes.
-# One recorded for the same inputs (scripts/compat/upstream.transcript,
+# One recorded for the same inputs (scripts/compat/upstream.transcript.gz,
 # key on its first line) stands in for building and booting upstream's
 # kernel; COMPAT_LIVE=1, or any changed input, runs upstream again and
 # records its transcript there, to be committed.
@@ -35,7 +35,7 @@ run_impl() {
 	ktap_boot "$COMPAT_OUT/$1.log" $rc "compat: $1 boots clean over the corpus"
 }
 
-RECORDED=$DIR/upstream.transcript
+RECORDED=$DIR/upstream.transcript.gz
 
 upstream_key() {
 	{ echo "$APPEND"; dpkg-query -W -f='${Version}\n' linux-source-6.12
@@ -47,13 +47,13 @@ upstream_key() {
 upstream_transcript() {
 	local key
 	key=$(upstream_key)
-	if [ -z "${COMPAT_LIVE:-}" ] && [ "$(head -n 1 "$RECORDED" 2>/dev/null)" = "@K $key" ]; then
-		tail -n +2 "$RECORDED" >"$COMPAT_OUT/upstream.log"
+	if [ -z "${COMPAT_LIVE:-}" ] && [ "$(zcat "$RECORDED" 2>/dev/null | head -n 1)" = "@K $key" ]; then
+		zcat "$RECORDED" | tail -n +2 >"$COMPAT_OUT/upstream.log"
 		ktap_test_pass "compat: upstream's transcript, recorded for these inputs ($key)"
 		return
 	fi
 	run_impl upstream || return 1
-	{ echo "@K $key"; grep '^@C ' "$COMPAT_OUT/upstream.log"; } >"$RECORDED"
+	{ echo "@K $key"; grep '^@C ' "$COMPAT_OUT/upstream.log"; } | gzip -9n >"$RECORDED"
 	msg "COMPAT recorded ${RECORDED#"$TOP"/} for $key: commit it"
 }
 
