@@ -66,7 +66,8 @@ for v in ${MATRIX:-nojump core off debug}; do
 	nojump)	variant nojump test-classes.sh "kselftests boot-class-names.sh" ;;
 	core)	variant core "test-classes.sh" ;;
 	off)	variant off all ;;
-	debug)	variant debug "" "kselftests /variants/debug-final.sh" ;;
+	debug)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} \
+		variant debug "" "kselftests /variants/debug-final.sh" ;;
 	esac
 done
 ktap_print_msg "matrix: ${MATRIX:-nojump core off debug} took $((SECONDS - start))s"

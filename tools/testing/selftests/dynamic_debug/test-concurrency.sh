@@ -15,7 +15,7 @@ require_module "$SITES_MOD"
 require_module "$DRIVER_MOD"
 ktap_plan 7
 
-ROUNDS=${ROUNDS:-120}
+ROUNDS=${ROUNDS:-120}	# the debug kernel boots with ROUNDS=40 (much slower there)
 TMP=/tmp/dd-concurrency.$$
 mkdir -p "$TMP"
 
