@@ -498,9 +498,10 @@ static void mutate(void)
 			junk_word(tokens[i], 4000);
 		}
 		break;
-	case 5:		/* quote a token, maybe badly */
+	case 5:		/* quote a token, maybe badly: unclosed, or ending in '\' */
 		snprintf(tmp, sizeof(tmp), "%c%s%s", chance(50) ? '"' : '\'',
-			 tokens[i], chance(70) ? (chance(50) ? "\"" : "'") : "");
+			 tokens[i], chance(70) ? (chance(50) ? "\"" : "'") :
+			 chance(50) ? "\\" : "");
 		snprintf(own_token(i), TOKEN_MAX, "%s", tmp);
 		break;
 	default:	/* a byte inside a token */
