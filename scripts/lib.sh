@@ -283,9 +283,9 @@ ktap_group() {
 # kselftest, or "-" for none), exactly the listed sections must skip;
 # without it, any may skip.
 ktap_sections() {
-	local log=$1 must=${2:-} pre=${3:-} name rc why listed
+	local log=$1 must=${2:-} pre=${3:-} name rc secs why listed
 	for name in $(sed -n 's/^@@KTAP-BEGIN \(.*\)@@$/\1/p' "$log"); do
-		rc=$(sed -n "s/^@@KTAP-END $name rc=\([0-9]*\)@@\$/\1/p" "$log")
+		read -r rc secs < <(sed -n "s/^@@KTAP-END $name rc=\([0-9]*\) s=\([0-9]*\)@@\$/\1 \2/p" "$log")
 		sed -n "/^@@KTAP-BEGIN $name@@\$/,/^@@KTAP-END $name /{//!p}" "$log" >"$log.$name"
 		why=$(sed -n 's/^1\.\.0 # SKIP //p' "$log.$name")
 		listed=
@@ -300,7 +300,7 @@ ktap_sections() {
 		elif [ -n "$listed" ]; then
 			ktap_test_fail "$pre$name should skip (exit $rc)"
 		else
-			ktap_group "$pre$name" sh -c "cat '$log.$name'; exit ${rc:-1}"
+			ktap_group "$pre$name${secs:+ (${secs}s)}" sh -c "cat '$log.$name'; exit ${rc:-1}"
 		fi
 		rm -f "$log.$name"
 	done
