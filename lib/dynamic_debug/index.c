@@ -20,10 +20,21 @@
 
 /* ===================== building ===================== */
 
+/*
+ * The compiler merges equal string literals of an object file, so the
+ * names of neighbouring sites are mostly one string: compare addresses
+ * before text.  A module's modfile string also names its file.
+ */
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
 static bool same_run(const struct _ddebug *a, const struct _ddebug *b)
 {
-	return !strcmp(site_function(a), site_function(b)) &&
-	       !strcmp(site_filename(a), site_filename(b));
+	return same_name(site_function(a), site_function(b)) &&
+	       (site_modname(a) == site_modname(b) ||
+		!strcmp(site_filename(a), site_filename(b)));
 }
 
 static unsigned int count_runs(const struct ddebug_table *dt)
@@ -63,14 +74,21 @@ static const char *run_file(const struct ddebug_table *dt, u32 run)
 
 static int cmp_by_function(const void *a, const void *b, const void *priv)
 {
-	return strcmp(run_function(priv, *(const u32 *)a),
-		      run_function(priv, *(const u32 *)b));
+	const char *fa = run_function(priv, *(const u32 *)a);
+	const char *fb = run_function(priv, *(const u32 *)b);
+
+	return fa == fb ? 0 : strcmp(fa, fb);
 }
 
 static int cmp_by_file(const void *a, const void *b, const void *priv)
 {
-	return strcmp(run_file(priv, *(const u32 *)a),
-		      run_file(priv, *(const u32 *)b));
+	const struct ddebug_table *dt = priv;
+	const struct _ddebug *da = &dt->sites[dt->index.runs[*(const u32 *)a].first];
+	const struct _ddebug *db = &dt->sites[dt->index.runs[*(const u32 *)b].first];
+
+	if (site_modname(da) == site_modname(db))
+		return 0;
+	return strcmp(run_file(dt, *(const u32 *)a), run_file(dt, *(const u32 *)b));
 }
 
 static void sort_runs(struct ddebug_table *dt, u32 *order,
