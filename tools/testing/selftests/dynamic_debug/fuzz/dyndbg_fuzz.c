@@ -574,7 +574,7 @@ static void kmsg_drain(void)
 	}
 }
 
-/* -------------------------------------------------------------- main -- */
+/* ------------------------------------------------------------ checks -- */
 
 static void show_text(const char *buf, size_t len)
 {
@@ -617,6 +617,51 @@ static void check_model(unsigned long n, const char *buf, size_t len)
 		     sites[i].func, sites[i].flags, want[i].flags);
 	}
 }
+
+/* ------------------------------------------------------- edge writes -- */
+
+/*
+ * Writes whose last byte is a backslash inside an unclosed quote, after
+ * each keyword: a lexer that takes the backslash as escaping the byte that
+ * follows would step over the text's terminating NUL and read past the
+ * end of the kernel's copy (KASAN reports it). Random mutations seldom end
+ * a write that way, with no newline and every query before it valid. Each
+ * must be refused with EINVAL; the caller then checks nothing changed.
+ */
+static unsigned long edge_writes(void)
+{
+	static const char *const keys[] = {
+		"file", "func", "module", "format", "class", "line", "",
+	};
+	static const char *const ends[] = { "\\", "x\\", "\\\\\\", "a b\\" };
+	unsigned int k, e, q;
+	unsigned long n = 0;
+	char buf[256];
+	int fd, len;
+	ssize_t ret;
+
+	for (k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+		for (e = 0; e < sizeof(ends) / sizeof(*ends); e++)
+			for (q = 0; q < 2; q++) {
+				len = snprintf(buf, sizeof(buf), "module %s +p; %s%s%c%s",
+					       modules[0], keys[k], *keys[k] ? " " : "",
+					       q ? '\'' : '"', ends[e]);
+				fd = open(control, O_WRONLY);
+				if (fd < 0)
+					fail("open %s: %s", control, strerror(errno));
+				ret = write(fd, buf, len);
+				close(fd);
+				n++;
+				if (ret >= 0 || errno != EINVAL) {
+					show_text(buf, len);
+					fail("edge write %lu: %s, not EINVAL", n,
+					     ret >= 0 ? "accepted" : strerror(errno));
+				}
+			}
+	return n;
+}
+
+/* -------------------------------------------------------------- main -- */
 
 int main(int argc, char **argv)
 {
@@ -667,6 +712,10 @@ int main(int argc, char **argv)
 	kmsg_open();
 	load_listing("at the start");
 	nr_sites_start = nr_sites;
+	n = edge_writes();
+	check_model(0, "", 0);
+	kmsg_drain();
+	printf("# fuzz: %lu edge writes (a backslash ends an unclosed quote) refused\n", n);
 
 	for (n = 1; n <= count; n++) {
 		gen_valid(&q);
