@@ -39,8 +39,9 @@ RECORDED=$DIR/upstream.transcript.gz
 
 upstream_key() {
 	{ echo "$APPEND"; dpkg-query -W -f='${Version}\n' linux-source-6.12
-	  cat "$DIR/corpus" "$DIR/runner.sh" scripts/guest/* scripts/config.fragment \
-		"$SELFTEST_DIR/config" "$SELFTEST_DIR"/test_modules/*.c; } | sha256sum | cut -c1-16
+	  cat "$DIR/corpus" "$DIR/runner.sh" scripts/guest/init scripts/config.fragment \
+		"$SELFTEST_DIR"/{config,functions.sh} "$SELFTEST_DIR"/test_modules/*.c; } |
+		sha256sum | cut -c1-16
 }
 
 # upstream_transcript: the recorded transcript, or a fresh run recorded.
