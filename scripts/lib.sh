@@ -107,8 +107,12 @@ prepare_ours() {
 	rm -f "$OURS_TREE/lib/dynamic_debug.c"	# upstream's core never builds here
 }
 
-# Both trees: IMPL=upstream still takes the selftests from ours.
-do_tree() { prepare_pristine && { [ -n "${DYNDBG_BUILD:-}" ] || prepare_ours; }; }
+# Both trees: IMPL=upstream still takes the selftests from ours. Suites
+# that run side by side (scripts/check.sh) take turns.
+do_tree() {
+	mkdir -p "$BUILD" &&
+		{ flock 9 && prepare_pristine && { [ -n "${DYNDBG_BUILD:-}" ] || prepare_ours; }; } 9>"$BUILD/.tree.lock"
+}
 
 config_fragments() {
 	echo "$TOP/scripts/config.fragment"
@@ -184,9 +188,9 @@ do_initramfs() {
 	local root=$OUT/initramfs kver
 	kver=$(cat "$OBJ/include/config/kernel.release")
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,etc/modprobe.d,proc,sys,dev,tmp,root,run,variants,compat}
+	mkdir -p "$root"/{bin,sbin,etc/modprobe.d,proc,sys,dev,tmp,root,run,compat}
 	cp /bin/busybox "$root/bin/" && cp "$TOP"/scripts/guest/* "$root/bin/" && mv "$root/bin/init" "$root/"
-	cp "$TOP"/scripts/variants/*.sh "$root/variants/" && cp "$TOP"/scripts/compat/{runner.sh,corpus} "$root/compat/"
+	cp "$TOP"/scripts/compat/{runner.sh,corpus} "$root/compat/"
 	echo "$IMPL" >"$root/etc/dyndbg-impl"
 	# root, and a user for the selftests' permission checks.
 	printf 'root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n' >"$root/etc/passwd"
@@ -197,7 +201,9 @@ do_initramfs() {
 		gcc -static -O2 -s -o "$root/bin/dyndbg_fuzz" "$TOP/$SELFTEST_DIR/fuzz/dyndbg_fuzz.c" &&
 		quiet make -C "$OURS_TREE/tools/testing/selftests" TARGETS=dynamic_debug \
 			TEST_GEN_MODS_DIR= INSTALL_PATH="$root/kselftest" install || return 1
-	(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) >"$OUT/initramfs.cpio"
+	# Renamed into place: a guest of another suite may be starting from it.
+	(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) >"$OUT/initramfs.tmp" &&
+		mv "$OUT/initramfs.tmp" "$OUT/initramfs.cpio"
 }
 
 # qemu_cmd APPEND INITRD: QEMU becomes the one QEMU command line.
@@ -265,12 +271,14 @@ ktap_counts() {
 }
 
 # ktap_group DESC CMD...: run CMD, print its KTAP nested under one result
-# that fails when a leaf of it fails or CMD fails.
+# that fails when a leaf of it fails or CMD fails; DESC gains the time CMD
+# took when that is 5 s or more.
 ktap_group() {
-	local desc=$1 out p f s rc=0
+	local desc=$1 out p f s rc=0 t0=$SECONDS
 	shift
 	out=$(mktemp)
 	"$@" >"$out" 2>&1 </dev/null || rc=$?
+	[ $((SECONDS - t0)) -lt 5 ] || desc="$desc ($((SECONDS - t0))s)"
 	read -r p f s < <(ktap_counts "$out" | tail -n 1)
 	echo "    # Subtest: $desc"
 	sed 's/^/    /' "$out"
@@ -279,13 +287,14 @@ ktap_group() {
 }
 
 # ktap_sections LOG [MUST_SKIP [PREFIX]]: the guest's KTAP sections,
-# nested, described as PREFIX NAME. With MUST_SKIP (names, "all" for every
-# kselftest, or "-" for none), exactly the listed sections must skip;
-# without it, any may skip.
+# nested, described as PREFIX NAME (with its time when 5 s or more). With
+# MUST_SKIP (names, "all" for every kselftest, or "-" for none), exactly
+# the listed sections must skip; without it, any may skip.
 ktap_sections() {
 	local log=$1 must=${2:-} pre=${3:-} name rc secs why listed
 	for name in $(sed -n 's/^@@KTAP-BEGIN \(.*\)@@$/\1/p' "$log"); do
 		read -r rc secs < <(sed -n "s/^@@KTAP-END $name rc=\([0-9]*\) s=\([0-9]*\)@@\$/\1 \2/p" "$log")
+		[ "${secs:-0}" -ge 5 ] || secs=
 		sed -n "/^@@KTAP-BEGIN $name@@\$/,/^@@KTAP-END $name /{//!p}" "$log" >"$log.$name"
 		why=$(sed -n 's/^1\.\.0 # SKIP //p' "$log.$name")
 		listed=

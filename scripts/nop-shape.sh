@@ -62,18 +62,19 @@ ktap_test_pass "$FUNC is in the module ($SYM in $SECT)"
 START=$((0x$START))
 END=$((START + 0x$SIZE))
 
-# Disassembly of the function's section, addresses in decimal: "I ADDR
-# BYTES... | INSTRUCTION" per instruction, "R ADDR TYPE SYMBOL" per
+# Disassembly of the module, addresses in decimal: "I SECTION ADDR
+# BYTES... | INSTRUCTION" per instruction, "R SECTION ADDR TYPE SYMBOL" per
 # relocation (objdump -w puts them on the instruction's line).
-"$OBJDUMP" -dr -w -j "$SECT" "$KO" | awk "$AWK_HEX"'
+"$OBJDUMP" -dr -w "$KO" | awk "$AWK_HEX"'
+	/^Disassembly of section / { s = $4; sub(/:$/, "", s) }
 	/^ *[0-9a-f]+:\t/ {
 		n = split($0, a, "\t")
 		addr = a[1]; sub(/^ */, "", addr); sub(/:$/, "", addr)
 		bytes = a[2]; sub(/ *$/, "", bytes)
-		print "I", hex(addr), bytes, "|", a[3], (n > 3 ? "@" a[5] : "")
+		print "I", s, hex(addr), bytes, "|", a[3], (n > 3 ? "@" a[5] : "")
 		for (i = 4; i < n; i += 2) {	# "OFFSET: TYPE" "SYMBOL"
 			r = a[i]; sub(/^ */, "", r); sub(/:.*/, "", r)
-			print "R", hex(r), a[i], a[i + 1]
+			print "R", s, hex(r), a[i], a[i + 1]
 		}
 	}' > "$TMP/dis"
 
@@ -102,12 +103,19 @@ ktap_test_pass "$FUNC has a jump-label site ($(wc -l < "$TMP/sites") in __jump_t
 # hexlist N...: the decimal numbers N as " 0x.." hex.
 hexlist() { [ $# = 0 ] || printf ' 0x%x' "$@"; }
 
-# insn_bytes ADDR: the bytes of the instruction at ADDR (decimal).
-insn_bytes() { awk -v a="$1" '$1 == "I" && $2 == a { sub(/^I [0-9]+ /, ""); sub(/ \|.*/, ""); print; exit }' "$TMP/dis"; }
+# insn_bytes SECTION ADDR: the bytes of the instruction at ADDR (decimal).
+insn_bytes() {
+	awk -v s="$1" -v a="$2" '$1 == "I" && $2 == s && $3 == a {
+		sub(/^I [^ ]+ [0-9]+ /, ""); sub(/ \|.*/, ""); print; exit }' "$TMP/dis"
+}
+
+# in_func: the disassembly lines of FUNC, with the fields shifted left by
+# one (the section dropped): "I ADDR ...", "R ADDR ...".
+in_func() { awk -v s="$SECT" -v lo="$START" -v hi="$END" '$2 == s && $3 >= lo && $3 < hi { $2 = ""; print }' "$TMP/dis"; }
 
 bad=
 while read -r csect code tsect target; do
-	b=$(insn_bytes "$code")
+	b=$(insn_bytes "$csect" "$code")
 	[ "$b" = "$NOP5" ] || bad="$bad
 site at 0x$(printf %x "$code"): [$b]"
 done < "$TMP/sites"
@@ -115,13 +123,11 @@ ktap_verdict "the disabled site is a 5-byte nopl ($NOP5)" "$bad"
 
 # The straight path ends at the function's first return: a ret, a jump to
 # the return thunk, or a tail call (a jmp with a relocation).
-RET=$(awk -v lo="$START" -v hi="$END" '$1 == "I" && $2 >= lo && $2 < hi &&
-	(/\| *ret/ || /\| *jmp.*@/) { print $2; exit }' "$TMP/dis")
+RET=$(in_func | awk '$1 == "I" && (/\| *ret/ || /\| *jmp.*@/) { print $2; exit }')
 [ -n "$RET" ] || RET=$END
 
 # Calls (or tail jumps) to the print function inside FUNC.
-awk -v lo="$START" -v hi="$END" -v fn="$PRINT_FN" '$1 == "R" && $2 >= lo && $2 < hi &&
-	index($0, fn) { print $2 }' "$TMP/dis" > "$TMP/calls"
+in_func | awk -v fn="$PRINT_FN" '$1 == "R" && index($0, fn) { print $2 }' > "$TMP/calls"
 inline=$(awk -v lo="$START" -v r="$RET" '$1 >= lo && $1 < r' "$TMP/calls")
 [ -z "$inline" ] || inline="first return at 0x$(printf %x "$RET"); calls at:$(hexlist $inline)"
 ktap_verdict "no call to $PRINT_FN before $FUNC returns" "$inline"
@@ -144,18 +150,10 @@ ktap_verdict "the jump target leads to the call of $PRINT_FN" "$reach"
 
 # Every jump-label site of the module's text is a NOP: the 5-byte nopl or
 # the 2-byte form objtool puts where the jump is a short one.
-"$OBJDUMP" -dr -w "$KO" | awk "$AWK_HEX"'
-	/^Disassembly of section / { s = $4; sub(/:$/, "", s) }
-	/^ *[0-9a-f]+:\t/ {
-		split($0, a, "\t")
-		addr = a[1]; sub(/^ */, "", addr); sub(/:$/, "", addr)
-		b = a[2]; sub(/ *$/, "", b)
-		print s, hex(addr), b
-	}' > "$TMP/all"
 total=0 nops=0 others=
 while read -r csect code tsect target; do
 	total=$((total + 1))
-	b=$(awk -v s="$csect" -v a="$code" '$1 == s && $2 == a { $1 = ""; $2 = ""; sub(/^ */, ""); print; exit }' "$TMP/all")
+	b=$(insn_bytes "$csect" "$code")
 	case "$b" in "$NOP5"|"$NOP2") nops=$((nops + 1)) ;; *) others="$others
 $csect+0x$(printf %x "$code"): [$b]" ;; esac
 done < "$TMP/jt"

@@ -5,12 +5,12 @@
 # nojump (JUMP_LABEL=n), core (DYNAMIC_DEBUG_CORE alone) and off, each a
 # kernel of its own (build/IMPL-VARIANT/, fragment scripts/variants/
 # VARIANT.config, kernel arguments VARIANT.append) booted once running the
-# KUnit suite, VARIANT.sh and every kselftest; which of them must skip is
-# below. nojump also builds lib/test_dynamic_debug.c in, for its class
-# parameters on the command line (boot-class-names.sh). debug is our
-# kernel under KASAN, lockdep, kmemleak and UBSAN: every kselftest (the
-# stress run among them), then the fuzzer and a kmemleak scan
-# (variants/debug-final.sh). Prints KTAP. MATRIX="nojump core off debug"
+# KUnit suite, the kselftest variant-VARIANT.sh and every kselftest; which
+# of them must skip is below. nojump also builds lib/test_dynamic_debug.c
+# in, for its class parameters on the command line (boot-class-names.sh).
+# debug is our kernel under KASAN, lockdep, kmemleak and UBSAN: every
+# kselftest (the stress run among them), then variant-debug.sh, the
+# fuzzer and a kmemleak scan. Prints KTAP. MATRIX="nojump core off debug"
 # picks variants.
 
 set -uo pipefail
@@ -33,12 +33,15 @@ off_costs_nothing() {
 	[ -f "$ko" ] && ! objdump -h "$ko" | grep -q '__dyndbg' && ! nm "$ko" | grep -q '__dynamic_'
 }
 
-# variant NAME MUST_SKIP [TESTS]: build, boot and test one variant: KUnit,
-# its VARIANT.sh if there is one, and TESTS (default: every kselftest).
-variant() {
-	local v=$1 log rc=0 t0=$SECONDS must append own=
+# start NAME [TESTS]: build one variant, then boot it in the background
+# running KUnit and TESTS (default: variant-NAME.sh and every kselftest),
+# so that the next variant builds while it runs (a TCG guest keeps one
+# host CPU busy, a build both).
+start() {
+	local v=$1 log t0=$SECONDS append
 	setup "${IMPL:-ours}" "$v"
 	log=$OUT/matrix.log
+	rm -f "$OUT/matrix.rc"
 	if ! { do_build && { [ "$v" != core ] || plain_module; } && do_initramfs; } >"$log" 2>&1; then
 		tail -n 20 "$log" | sed 's/^/# /'
 		ktap_test_fail "$v: builds"
@@ -46,29 +49,47 @@ variant() {
 	fi
 	ktap_test_pass "$v: builds ($((SECONDS - t0))s)"
 	[ "$v" != off ] || ktap_test_result "$v: a module's pr_debug() leaves no descriptor or call" off_costs_nothing
-	[ ! -f "scripts/variants/$v.sh" ] || own=/variants/$v.sh
-	printf '#!/bin/sh\nexec run-tests kunit %s %s\n' "$own" "${3:-kselftests}" >"$OUT/matrix.sh"
+	printf '#!/bin/sh\nexec run-tests kunit %s\n' "${2:-variant-$v.sh kselftests}" >"$OUT/matrix.sh"
 	append=$(cat "scripts/variants/$v.append" 2>/dev/null)
-	boot "$OUT/matrix.sh" "$log" "$append" || rc=$?
-	ktap_boot "$log" $rc "$v: boots clean"
-	# On upstream's core, or with dynamic debug off, there is no KUnit suite.
-	must=${2:--}
-	[ "$v" != off ] && [ "$IMPL" = ours ] || must="$must kunit"
-	ktap_sections "$log" "$must" "$v: "
+	{ boot "$OUT/matrix.sh" "$log" "$append"; echo $? >"$OUT/matrix.rc"; } &
+	BOOTING[$v]=$!
 }
 
+# finish NAME MUST_SKIP: wait for the variant's boot and report it.
+finish() {
+	local v=$1 must=${2:--}
+	setup "${IMPL:-ours}" "$v"
+	[ -n "${BOOTING[$v]:-}" ] || return 0	# it did not build
+	wait "${BOOTING[$v]}"
+	ktap_boot "$OUT/matrix.log" "$(cat "$OUT/matrix.rc")" "$v: boots clean"
+	# On upstream's core, or with dynamic debug off, there is no KUnit suite.
+	[ "$v" != off ] && [ "$IMPL" = ours ] || must="$must kunit"
+	ktap_sections "$OUT/matrix.log" "$must" "$v: "
+}
+
+declare -A BOOTING
 do_deps && do_tree || exit 1
 . "$KTAP_HELPERS"
 ktap_print_header
-start=$SECONDS
-for v in ${MATRIX:-nojump core off debug}; do
+t0=$SECONDS
+# The debug kernel's guest runs longest: it starts first.
+variants=" ${MATRIX:-debug nojump core off} "
+for v in debug nojump core off; do
+	[[ $variants = *" $v "* ]] || continue
 	case $v in
-	nojump)	variant nojump test-classes.sh "kselftests boot-class-names.sh" ;;
-	core)	variant core "test-classes.sh" ;;
-	off)	variant off all ;;
-	debug)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} \
-		variant debug "" "kselftests /variants/debug-final.sh" ;;
+	nojump)	start nojump "variant-nojump.sh kselftests boot-class-names.sh" ;;
+	debug)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start debug "kselftests variant-debug.sh" ;;
+	*)	start $v ;;
 	esac
 done
-ktap_print_msg "matrix: ${MATRIX:-nojump core off debug} took $((SECONDS - start))s"
+for v in debug nojump core off; do
+	[[ $variants = *" $v "* ]] || continue
+	case $v in
+	nojump)	finish nojump test-classes.sh ;;
+	core)	finish core test-classes.sh ;;
+	off)	finish off all ;;
+	debug)	finish debug ;;
+	esac
+done
+ktap_print_msg "matrix:$variants took $((SECONDS - t0))s"
 ktap_set_plan $((KTAP_TESTNO - 1))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build matrix, variant "core" (DYNAMIC_DEBUG=n, DYNAMIC_DEBUG_CORE=y):
+# For a kernel built with DYNAMIC_DEBUG=n, DYNAMIC_DEBUG_CORE=y (variant
+# "core" of the build matrix, scripts/check.d/matrix.sh):
 # the control file exists, built-in code and ordinary modules have no
 # call sites, and only modules built with -DDYNAMIC_DEBUG_MODULE have them
 # and print when enabled. The selftests' modules are built that way (see
@@ -9,7 +10,7 @@
 # scripts/check.d/matrix.sh, is not. Then the kselftests run and pass,
 # except the class tests: lib/test_dynamic_debug.ko needs DYNAMIC_DEBUG.
 
-DIR=/kselftest/dynamic_debug
+DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 require_control

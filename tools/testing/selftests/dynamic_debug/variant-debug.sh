@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build matrix, variant "debug" (KASAN, lockdep, kmemleak, UBSAN...), run
-# after KUnit and every kselftest (the stress run among them): a bounded
-# run of the control-file fuzzer, then a kmemleak scan. A report of any of
-# the kernel's checkers fails the boot (scripts/kernel-problems); here a
-# leak whose allocation went through the dynamic debug core or its test
-# modules fails, others (the rest of the kernel's) are listed only.
+# For a debug kernel (KASAN, lockdep, kmemleak, UBSAN...: variant "debug"
+# of the build matrix, scripts/check.d/matrix.sh), run after KUnit and
+# every kselftest (the stress run among them): a bounded run of the
+# control-file fuzzer (dyndbg_fuzz, in PATH), then a kmemleak scan. A
+# report of any of the kernel's checkers fails the boot (scripts/
+# kernel-problems); here a leak whose allocation went through the dynamic
+# debug core or its test modules fails, others are listed only.
 
-DIR=/kselftest/dynamic_debug
+DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
@@ -19,7 +20,7 @@ ktap_plan 3
 modprobe test_dyndbg_sites && modprobe test_dyndbg_driver
 dmesg -n 1
 ktap_diag "fuzz: seed $SEED, $COUNT writes, $(grep -c ^processor /proc/cpuinfo) CPUs"
-/bin/dyndbg_fuzz -s "$SEED" -n "$COUNT" test_dyndbg_sites test_dyndbg_driver >/tmp/fuzz.out 2>&1
+dyndbg_fuzz -s "$SEED" -n "$COUNT" test_dyndbg_sites test_dyndbg_driver >/tmp/fuzz.out 2>&1
 rc=$?
 sed 's/^/# /' /tmp/fuzz.out | tail -n 20
 ktap_check "debug: fuzzer, $COUNT writes, invariants hold" test $rc = 0

@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build matrix, variant "nojump" (JUMP_LABEL=n, TEST_DYNAMIC_DEBUG=y): the
-# *_NAMES class parameters of the built-in test_dynamic_debug, given on the
-# command line (nojump.append), are parsed before the slab allocator
+# For a kernel built with JUMP_LABEL=n, TEST_DYNAMIC_DEBUG=y (variant
+# "nojump" of the build matrix, scripts/check.d/matrix.sh): the *_NAMES
+# class parameters of the built-in test_dynamic_debug, given on the
+# command line (scripts/variants/nojump.append), are parsed before the slab allocator
 # exists; the boot completes and they apply once the sites are registered.
 # The checks of that are boot-class-names.sh's, which the matrix runs in
 # this boot too, after every kselftest.
 
-DIR=/kselftest/dynamic_debug
+DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 ktap_plan 1

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build matrix, variant "off" (DYNAMIC_DEBUG=n, DYNAMIC_DEBUG_CORE=n): no
+# For a kernel built with DYNAMIC_DEBUG=n, DYNAMIC_DEBUG_CORE=n (variant
+# "off" of the build matrix, scripts/check.d/matrix.sh): no
 # control file, pr_debug() prints nothing, and dyndbg= given to a module
 # is reported with a warning and otherwise ignored. Prints KTAP.
 # Every kselftest skips, saying why (scripts/check.d/matrix.sh checks).
 
-DIR=/kselftest/dynamic_debug
+DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
 ktap_check "off: no control file in debugfs" \
