@@ -5,26 +5,30 @@
 # run. For each implementation (upstream, then ours) with the harness's
 # config: build the kernel, generate and build the load
 # (scripts/bench/gen-module.py: bench_big with SITES sites, bench_small
-# with 10) against it, read the module's section sizes and NOP shape on
-# the host, boot the kernel once with the timer (scripts/bench/ddbench.c)
-# and scripts/bench/guest.sh, then print one table and write it to
-# bench/results.md (scripts/bench/report.py).
+# with 10) against it and read the module's section sizes and NOP shape
+# on the host. Then boot the kernels in turn, upstream then ours, for
+# each round, with the timer (scripts/bench/ddbench.c) and
+# scripts/bench/guest.sh: a change in the host's speed during the run
+# then falls on both alike. Last, print one table of every round's
+# repetitions and write it to bench/results.md (scripts/bench/report.py).
 #
 # Environment:
 #   SITES=N          sites of the big module (default 100000)
 #   BENCH_ONLY=IMPL  run one implementation (its table goes to
 #                    build/bench/results-IMPL-N.md, not bench/results.md)
-#   BENCH_REPS=N     timed repetitions per metric, after one warm-up (7)
-#   BENCH_HEAVY_REPS=N  the same for enabling and disabling every site (5)
-#   BENCH_LOCK_REPS=N  repetitions of the lock-wait batch (3)
+#   BENCH_ROUNDS=N   boots of each kernel, alternating (2)
+#   BENCH_REPS=N     timed repetitions per metric and boot, after one
+#                    warm-up (4)
+#   BENCH_HEAVY_REPS=N  the same for enabling and disabling every site (3)
+#   BENCH_LOCK_REPS=N  repetitions of the lock-wait batch per boot (2)
 #   BENCH_LOCK_BYTES=N  size of that batch (4095: 682 queries)
-#   BENCH_SMOKE=1    SITES=1000, ours only, 3 repetitions (1 of every site
+#   BENCH_SMOKE=1    SITES=1000, ours only, one round of 3 repetitions (1 of every site
 #                    and of the batch, which is 60 bytes): checks that every
 #                    metric is produced and every site count is right,
 #                    judges no timing
 #   BENCH_RESULTS=FILE  where the table goes
 #   BENCH_REUSE="IMPL..."  take these implementations' figures from the
-#                    last run at the same SITES (build/bench/IMPL-SITES.txt)
+#                    last run at the same SITES (build/bench/IMPL-SITES-rN.txt)
 #                    instead of measuring them again
 #
 # Called by scripts/harness.sh with build/.lock held. Exits non-zero if a
@@ -36,6 +40,7 @@ cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	SITES=${SITES:-1000}
 	BENCH_ONLY=${BENCH_ONLY:-ours}
+	BENCH_ROUNDS=${BENCH_ROUNDS:-1}
 	BENCH_REPS=${BENCH_REPS:-3}
 	BENCH_HEAVY_REPS=${BENCH_HEAVY_REPS:-1}
 	BENCH_LOCK_REPS=${BENCH_LOCK_REPS:-1}
@@ -43,9 +48,10 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 fi
 SITES=${SITES:-100000}
 BENCH_ONLY=${BENCH_ONLY:-}
-REPS=${BENCH_REPS:-7}
-HEAVY_REPS=${BENCH_HEAVY_REPS:-5}
-LOCK_REPS=${BENCH_LOCK_REPS:-3}
+ROUNDS=${BENCH_ROUNDS:-2}
+REPS=${BENCH_REPS:-4}
+HEAVY_REPS=${BENCH_HEAVY_REPS:-3}
+LOCK_REPS=${BENCH_LOCK_REPS:-2}
 LOCK_BYTES=${BENCH_LOCK_BYTES:-4095}
 LOCK_DELAY_MS=50
 # The same kernel command line for both: a fine clocksource (TSC, trusted
@@ -63,6 +69,9 @@ fi
 case "$SITES" in
 ''|*[!0-9]*|0) echo "bench: SITES must be a positive number" >&2; exit 2 ;;
 esac
+case "$ROUNDS" in
+''|*[!0-9]*|0) echo "bench: BENCH_ROUNDS must be a positive number" >&2; exit 2 ;;
+esac
 for impl in $IMPLS; do
 	case $impl in
 	ours|upstream) ;;
@@ -75,6 +84,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 else
 	COMMAND="make bench SITES=$SITES"
 	[ -z "$BENCH_ONLY" ] || COMMAND="$COMMAND BENCH_ONLY=$BENCH_ONLY"
+	[ -z "${BENCH_ROUNDS:-}" ] || COMMAND="$COMMAND BENCH_ROUNDS=$ROUNDS"
 	[ -z "${BENCH_REPS:-}" ] || COMMAND="$COMMAND BENCH_REPS=$REPS"
 	[ -z "${BENCH_HEAVY_REPS:-}" ] || COMMAND="$COMMAND BENCH_HEAVY_REPS=$HEAVY_REPS"
 	[ -z "${BENCH_LOCK_REPS:-}" ] || COMMAND="$COMMAND BENCH_LOCK_REPS=$LOCK_REPS"
@@ -149,14 +159,12 @@ bench_initramfs() {
 	rm -rf "$stage"
 }
 
-# run_impl IMPL: build, measure on the host, boot and measure in the
-# guest; everything lands in build/bench/IMPL-SITES.txt (one file per site
-# count, so that a smoke run leaves a full run's figures alone).
-run_impl() {
+# prepare_impl IMPL: build the kernel and the load, measure the modules on
+# the host (build/bench/IMPL-SITES/host.txt) and make the initramfs.
+prepare_impl() {
 	(
 		setup "$1"
 		local mod=$OUT/bench/sites-$SITES res=$BENCH_OUT/$1-$SITES
-		local log=$BENCH_OUT/$1-$SITES.log rc=0 t0=$SECONDS
 		do_build && do_initramfs || exit 1
 		msg "GEN    $SITES sites -> ${mod#"$TOP"/}"
 		python3 scripts/bench/gen-module.py "$SITES" "$mod" || exit 1
@@ -165,8 +173,18 @@ run_impl() {
 		mkdir -p "$res"
 		host_facts "$mod" >"$res/host.txt" || exit 1
 		bench_initramfs "$mod" "$res" || exit 1
-		msg "BOOT   $IMPL kernel, bench (console: ${log#"$TOP"/})"
-		local t1=$SECONDS
+	)
+}
+
+# boot_impl IMPL ROUND: boot the kernel and measure in the guest; the
+# round's figures land in build/bench/IMPL-SITES-rROUND.txt (one file per
+# site count, so that a smoke run leaves a full run's figures alone).
+boot_impl() {
+	(
+		setup "$1"
+		local res=$BENCH_OUT/$1-$SITES name=$1-$SITES-r$2
+		local log=$BENCH_OUT/$name.log rc=0 t1=$SECONDS
+		msg "BOOT   $IMPL kernel, bench round $2 (console: ${log#"$TOP"/})"
 		# boot appends to $OUT/initramfs.cpio: point it at ours.
 		OUT=$res boot scripts/bench/guest.sh "$log" "$BENCH_APPEND" \
 			>/dev/null || rc=$?
@@ -177,11 +195,13 @@ run_impl() {
 			kernel_problems "$log" | head -n 20 >&2
 			rc=1
 		fi
-		grep -E '^\[ *[0-9.]+\] clocksource: Switched' "$log" |
-			sed 's/^/info console /' >>"$res/host.txt"
-		echo "info boot_seconds $((SECONDS - t1))" >>"$res/host.txt"
-		echo "info impl_seconds $((SECONDS - t0))" >>"$res/host.txt"
-		cat "$res/host.txt" "$res/guest.txt" >"$res.txt"
+		{
+			cat "$res/host.txt"
+			grep -E '^\[ *[0-9.]+\] clocksource: Switched' "$log" |
+				sed 's/^/info console /'
+			echo "info boot_seconds $((SECONDS - t1))"
+			cat "$res/guest.txt"
+		} >"$BENCH_OUT/$name.txt"
 		[ $rc = 0 ] || echo "bench: the $IMPL guest failed (status $rc; log: ${log#"$TOP"/})" >&2
 		exit $rc
 	)
@@ -190,23 +210,40 @@ run_impl() {
 start=$SECONDS
 fail=0
 build_timer || exit 1
-args=()
+measure=()
 for impl in $IMPLS; do
-	txt=$BENCH_OUT/$impl-$SITES.txt
-	args+=("$impl=$txt")
+	reuse=1
+	for r in $(seq "$ROUNDS"); do
+		[ -f "$BENCH_OUT/$impl-$SITES-r$r.txt" ] || reuse=0
+	done
 	case " ${BENCH_REUSE:-} " in
 	*" $impl "*)
-		if [ -f "$txt" ]; then
-			echo "  REUSE  ${txt#"$TOP"/} (measured $(date -r "$txt" -u '+%F %H:%M UTC'))"
+		if [ $reuse = 1 ]; then
+			echo "  REUSE  build/bench/$impl-$SITES-r*.txt (measured $(date -r "$BENCH_OUT/$impl-$SITES-r1.txt" -u '+%F %H:%M UTC'))"
 			continue
 		fi
 		;;
 	esac
-	rm -f "$txt"
-	run_impl "$impl" || fail=1
+	rm -f "$BENCH_OUT/$impl-$SITES"-r*.txt
+	if prepare_impl "$impl"; then
+		measure+=("$impl")
+	else
+		fail=1
+	fi
+done
+for r in $(seq "$ROUNDS"); do
+	for impl in "${measure[@]}"; do
+		boot_impl "$impl" "$r" || fail=1
+	done
+done
+args=()
+for impl in $IMPLS; do
+	files=$(seq -f "$BENCH_OUT/$impl-$SITES-r%g.txt" -s, "$ROUNDS")
+	args+=("$impl=$files")
 done
 mkdir -p "$(dirname "$RESULTS")"
 python3 scripts/bench/report.py --sites "$SITES" --command "$COMMAND" \
-	--seconds $((SECONDS - start)) --out "$RESULTS" "${args[@]}" || fail=1
+	--rounds "$ROUNDS" --seconds $((SECONDS - start)) --out "$RESULTS" \
+	"${args[@]}" || fail=1
 echo "  bench: ${RESULTS#"$TOP"/} ($((SECONDS - start))s)"
 exit $fail

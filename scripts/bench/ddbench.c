@@ -29,6 +29,9 @@
  *	(default and at most 4095) in one write() to CTL; DELAY_MS later a
  *	second child opens CTL and reads one byte and a third unloads
  *	MODNAME; prints the latency of each
+ *   ddbench spin NAME REPS
+ *	a fixed loop of user-space arithmetic, REPS times after one warm-up:
+ *	no system call, so it measures how fast the host ran the guest
  */
 
 #define _GNU_SOURCE
@@ -326,6 +329,27 @@ static int cmd_lockwait(int argc, char **argv)
 	return 0;
 }
 
+/* A fixed amount of guest work with no system call in it. */
+static int cmd_spin(int argc, char **argv)
+{
+	int reps = atoi(argv[1]), r;
+	int64_t *v = calloc(reps, sizeof(int64_t)), t0;
+	volatile uint32_t sink;
+	uint32_t x, i;
+
+	for (r = first_round(); r < reps; r++) {
+		t0 = now_ns();
+		for (x = 1, i = 0; i < 20000000; i++)
+			x = x * 1664525 + 1013904223;
+		sink = x;
+		if (r >= 0)
+			v[r] = now_ns() - t0;
+	}
+	(void)sink;
+	print_samples(argv[0], v, reps);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int args;	/* at least */
@@ -336,6 +360,7 @@ static const struct {
 	{ "ipi", 3, cmd_ipi },
 	{ "load", 3, cmd_load },
 	{ "lockwait", 6, cmd_lockwait },
+	{ "spin", 2, cmd_spin },
 };
 
 int main(int argc, char **argv)
@@ -345,6 +370,6 @@ int main(int argc, char **argv)
 	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name) && argc - 2 >= cmds[i].args)
 			return cmds[i].fn(argc - 2, argv + 2);
-	fprintf(stderr, "usage: ddbench query|read|ipi|load|lockwait ... (see its source)\n");
+	fprintf(stderr, "usage: ddbench query|read|ipi|load|lockwait|spin ... (see its source)\n");
 	return 2;
 }

@@ -70,6 +70,11 @@ check "at least 2 CPUs online ($cpus)" test "$cpus" -ge 2
 check "a fine clocksource (not jiffies)" \
 	grep -qvE 'jiffies' /sys/devices/system/clocksource/clocksource0/current_clocksource
 
+# How fast the host runs this guest, at the start and at the end: the
+# same loop gives the same figure on both kernels unless the host's load
+# changed (the report shows it beside the others).
+timer spin spin "$REPS"
+
 check "insmod $SMALL" insmod /bench/$SMALL.ko
 check "insmod $BIG" insmod /bench/$BIG.ko
 check "$BIG has $SITES sites" test "$(sites_of "$BIG")" = "$SITES"
@@ -82,6 +87,8 @@ timer ipi "$CTL" cal_all_on "module $BIG +p"
 check "'module $BIG +p' enables $SITES sites" test "$(on "$BIG")" = "$SITES"
 timer ipi "$CTL" cal_all_off "module $BIG -p"
 check "'module $BIG -p' disables them" test "$(on "$BIG")" = 0
+timer ipi "$CTL" cal_small_on "module $SMALL +p"
+timer ipi "$CTL" cal_small_off "module $SMALL -p"
 
 targeted func "func $FUNC" "$FUNC_SITES"
 targeted file "file $FILE" "$FILE_SITES"
@@ -159,4 +166,5 @@ echo "value lock_sites $(grep -vc '^#' "$CTL")"
 timer lockwait "$CTL" /bench/$SMALL.ko "$SMALL" "$LOCK_REPS" "$LOCK_DELAY_MS" "+p;-p;" "$LOCK_BYTES"
 echo "-p" >"$CTL"
 
+timer spin spin "$REPS"
 exit $fail

@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The table of "make bench": read what scripts/bench.sh collected for each
-# implementation (build/bench/IMPL.txt: "sample", "value", "info" and
-# "check" lines), print one table, ours against upstream, and write it as
-# Markdown. Exits 1 if a guest check failed or a metric is missing for an
-# implementation that ran; judges no timing.
+# implementation (build/bench/IMPL-SITES-rN.txt, one file per boot:
+# "sample", "value", "info" and "check" lines), print one table, ours
+# against upstream, and write it as Markdown. The samples of every boot
+# of an implementation are pooled; single values and facts come from its
+# first boot. Exits 1 if a guest check failed or a metric is missing for
+# an implementation that ran; judges no timing.
 #
-# Usage: report.py --sites N --command CMD --seconds S --out FILE IMPL=FILE...
+# Usage: report.py --sites N --command CMD --rounds R --seconds S --out FILE
+#	IMPL=FILE[,FILE...]...
 # BENCH_NOTE in the environment adds a "Notes on this run" section.
 
 import argparse
@@ -43,10 +46,17 @@ METHOD = """
   and the timer; the console quiet at loglevel 5; no `pr_debug()` site of
   the load is ever executed); every metric runs once as a discarded
   warm-up (for enabling and disabling every site, the two writes that
-  count IPIs are that warm-up), then the repetitions above; the table shows the median and the
-  min–max spread; both kernels run in turn on the same host, one after the
-  other. The host is shared (other kernel builds may run): the spread
-  shows how much that moved a figure.
+  count IPIs are that warm-up), then the repetitions above. Each kernel
+  boots more than once, the two in turn (upstream, ours, upstream,
+  ours): the host is a shared virtual machine whose speed can change
+  for minutes at a time, and alternating boots make such a change fall
+  on both kernels alike instead of on whichever ran then. The table
+  pools every boot's repetitions: the median and the min–max spread.
+  The first row times a fixed loop of user-space arithmetic at the start
+  and the end of every boot: it involves no kernel code, so the two
+  columns differ only as the host's speed did, and a ratio far from 1
+  there says the other ratios of the run are skewed too. Counts (IPIs,
+  bytes, NOPs) come from the first boot.
 - text_poke_sync rounds: the change of the `CAL` (function call
   interrupts) line of `/proc/interrupts`, summed over the CPUs, around the
   write; every round sends one IPI to each other CPU, so rounds = IPIs /
@@ -93,18 +103,20 @@ METHOD = """
 KMALLOC = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192]
 
 
-def load(path):
+def load(paths):
     d = {"sample": {}, "value": {}, "info": {}, "check": []}
+    lines = []
     try:
-        lines = open(path).read().splitlines()
+        for path in paths.split(","):
+            lines += open(path).read().splitlines()
     except FileNotFoundError:
         return None
     for line in lines:
         f = line.split(" ", 2)
         if f[0] == "sample" and len(f) == 3:
-            d["sample"][f[1]] = [int(x) for x in f[2].split()]
+            d["sample"].setdefault(f[1], []).extend(int(x) for x in f[2].split())
         elif f[0] == "value" and len(f) == 3:
-            d["value"][f[1]] = f[2]
+            d["value"].setdefault(f[1], f[2])
         elif f[0] == "info" and len(f) >= 2:
             d["info"].setdefault(f[1], f[2] if len(f) == 3 else "")
         elif f[0] == "check":
@@ -142,6 +154,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sites", type=int, required=True)
     ap.add_argument("--command", required=True)
+    ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--seconds", type=int, default=0)
     ap.add_argument("--out", required=True)
     ap.add_argument("runs", nargs="+")
@@ -199,6 +212,8 @@ def main():
 
     # The load, as gen-module.py described it (bench.env).
     e = lambda k: env_of("env_" + k, "?")
+    trow("host speed: a fixed user-space loop in the guest, no system call "
+         "(not dynamic debug)", "spin")
     for sel, key, n in (
             ("func %s" % e("FUNC"), "func", e("FUNC_SITES")),
             ("file %s" % e("FILE"), "file", e("FILE_SITES")),
@@ -232,6 +247,13 @@ def main():
     cu, ru = cal(up, "cal_all_off") if up else ("not run", None)
     co, ro = cal(ours, "cal_all_off") if ours else ("not run", None)
     crow("text_poke_sync rounds, `module BIG -p`", cu, co, ru, ro)
+    for key, label in (("cal_small_on", "`module SMALL +p` (%s sites)" % e("SMALL_SITES")),
+                       ("cal_small_off", "`module SMALL -p`")):
+        for impl in ran:
+            need(impl, "value", key)
+        cu, ru = cal(up, key) if up else ("not run", None)
+        co, ro = cal(ours, key) if ours else ("not run", None)
+        crow("text_poke_sync rounds, " + label, cu, co, ru, ro)
     def noise(d):
         if not d:
             return "not run"
@@ -372,7 +394,10 @@ def main():
         env_of("guest_cpu", "?"), env_of("cpus_online", "?"),
         " / ".join("%s %s" % (i, data[i]["info"].get("clocksource", "?"))
                    for i in ran if data[i])))
-    lines.append("- repetitions: %s" % env_of("reps", "?"))
+    lines.append("- repetitions: %d boot%s of each kernel%s, each %s" % (
+        a.rounds, "s" if a.rounds > 1 else "",
+        " (upstream, ours, upstream, ...)" if a.rounds > 1 and len(ran) > 1 else "",
+        env_of("reps", "?")))
     lines.append("- command: `%s` (took %d s)" % (a.command, a.seconds))
     lines.append("")
     lines.append("Times: median of the repetitions (min–max), measured in the "
