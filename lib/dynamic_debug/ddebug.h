@@ -99,8 +99,8 @@ struct ddebug_run {
 /**
  * struct ddebug_index - what finds a table's sites by function or file
  * @runs: the table's sites cut into runs, in site order
- * @by_function: run numbers sorted by function name
- * @by_file: run numbers sorted by the base name of the file
+ * @by_function: run numbers ordered by function name (hash, then text)
+ * @by_file: run numbers ordered by the base name of the file (hash, then text)
  * @nr_runs: number of runs
  *
  * Built once when the table is added; read-only afterwards.
