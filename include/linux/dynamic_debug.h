@@ -18,6 +18,7 @@
 
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/stringify.h>
 #include <linux/types.h>
 
 /*
@@ -104,6 +105,14 @@ struct _ddebug_names {
 	const char *function;
 	const char *format;
 };
+
+/* DEFINE_DYNAMIC_DEBUG_METADATA_CLS() writes the records in assembly. */
+#if __SIZEOF_POINTER__ == 8
+#define _DPRINTK_ASM_PTR	".quad"
+#else
+#define _DPRINTK_ASM_PTR	".long"
+#endif
+static_assert(sizeof(struct _ddebug_names) == 4 * __SIZEOF_POINTER__);
 
 /**
  * enum class_map_type - how a class parameter maps its value onto classes
@@ -269,9 +278,12 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
  * may align a 32-byte object to 32 bytes, and the linker would then leave
  * gaps in the array of descriptors, or between its start symbol and its
  * first entry.  Besides the descriptor, a struct _ddebug_names in an init
- * section holds the site's names.  The empty asm statement names it, so the compiler
- * keeps it exactly when it keeps the code around the site: a site in dead
- * code leaves neither behind, and inlined copies of the code share one.
+ * section holds the site's names.  The asm statement writes that record
+ * where the code of the site is, so the compiler emits it exactly when it
+ * keeps that code (a site in dead code leaves nothing behind; each inlined
+ * copy writes one, all naming the same descriptor), and the record has no
+ * symbol: a module with many sites gets no symbol table entry per site to
+ * load.
  */
 #define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
 	static struct _ddebug __aligned(__alignof__(struct _ddebug))	\
@@ -280,14 +292,12 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 					   _DPRINTK_FLAGS_DEFAULT),	\
 		_DPRINTK_KEY_INIT					\
 	};								\
-	static const struct _ddebug_names name##_names			\
-		__section(".init.dyndbg") __aligned(sizeof(void *)) = {	\
-		.desc = &(name),					\
-		.modfile = KBUILD_MODNAME "\0" __FILE__,		\
-		.function = __func__,					\
-		.format = (fmt),					\
-	};								\
-	asm volatile("" : : "i" (&name##_names));			\
+	asm volatile(".pushsection .init.dyndbg, \"a\"\n\t"		\
+		     ".balign " __stringify(__SIZEOF_POINTER__) "\n\t"	\
+		     _DPRINTK_ASM_PTR " %c0, %c1, %c2, %c3\n\t"		\
+		     ".popsection"					\
+		     : : "i" (&(name)), "i" (KBUILD_MODNAME "\0" __FILE__), \
+			 "i" (__func__), "i" (fmt));			\
 	BUILD_BUG_ON_MSG((cls) > _DPRINTK_CLASS_DFLT,			\
 			 "dynamic debug class id out of range");	\
 	BUILD_BUG_ON_MSG(__LINE__ > _DPRINTK_LINE_MAX,			\
