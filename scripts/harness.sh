@@ -47,6 +47,7 @@ fuzz)		scripts/fuzz.sh ;;
 patch)		do_deps && scripts/patch.sh series ;;
 patch-check)	do_deps && scripts/patch.sh check ;;
 apply)		do_deps && scripts/patch.sh apply "${2:-}" ;;
+distro-check)	scripts/distro-check.sh ;;
 clean)		rm -rf "$OUT" ;;
 *)		die "unknown command '$1' (see make help)" ;;
 esac

@@ -208,7 +208,7 @@ do_initramfs() {
 
 # qemu_cmd APPEND INITRD: QEMU becomes the one QEMU command line.
 qemu_cmd() {
-	QEMU=(qemu-system-x86_64 -accel tcg,thread=$QEMU_TCG_THREAD -cpu max -m 1024 -smp 2
+	QEMU=(qemu-system-x86_64 -accel tcg,thread=$QEMU_TCG_THREAD -cpu max -m "${QEMU_MEM:-1024}" -smp 2
 		-nographic -no-reboot -kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$2"
 		-append "console=ttyS0 panic=-1 printk.time=1 no_timer_check $1")
 }
