@@ -28,11 +28,24 @@ static bool file_matches(const char *pattern, const struct _ddebug *dp)
 	       match_wildcard(pattern, ddebug_site_file(dp));
 }
 
+/*
+ * Whether @format contains @pattern.  strstr() measures the whole format,
+ * then calls memcmp() at every position; a scan of all 100,000 formats of
+ * a big module for text that none has spends its time there.  Jumping
+ * from one occurrence of the pattern's first byte to the next compares
+ * only where a match can start.
+ */
 static bool format_matches(const char *pattern, const char *format)
 {
+	size_t len;
+
 	if (*pattern == '^')
 		return !strncmp(format, pattern + 1, strlen(pattern + 1));
-	return strstr(format, pattern);
+	len = strlen(pattern);
+	for (; (format = strchr(format, *pattern)); format++)
+		if (!strncmp(format, pattern, len))
+			return true;
+	return false;
 }
 
 /* The selectors that sites of one run share: function and file. */
