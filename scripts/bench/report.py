@@ -59,8 +59,11 @@ METHOD = """
   less than 20%). The median and the slowest show the spread.
   The first row times a fixed loop of user-space arithmetic at the start
   and the end of every boot: it involves no kernel code, so the two
-  columns differ only as the host's speed did, and a ratio far from 1
-  there says the other ratios of the run are skewed too. Counts (IPIs,
+  columns differ only as the host's speed did. Its ratio compares the
+  medians: away from 1, it says the host was slower for one kernel's boots
+  for a long while, and the run's other ratios are skewed too (a run
+  where it read 0.88x, the host slower during ours' boots, had ratios
+  up to 1.6x below the next run's). Counts (IPIs,
   bytes, NOPs) come from the first boot.
 - text_poke_sync rounds: the change of the `CAL` (function call
   interrupts) line of `/proc/interrupts`, summed over the CPUs, around the
@@ -203,12 +206,15 @@ def main():
         if d is not None and g(d, kind, key) is None:
             missing.append("%s: %s %s" % (impl, kind, key))
 
-    def trow(label, key, only=None):
+    def trow(label, key, only=None, by_median=False):
         for impl in ran:
             if only is None or impl in only:
                 need(impl, "sample", key)
-        cu, mu = time_cell(g(up, "sample", key)) if up else ("not run", None)
-        co, mo = time_cell(g(ours, "sample", key)) if ours else ("not run", None)
+        su, so = g(up, "sample", key), g(ours, "sample", key)
+        cu, mu = time_cell(su) if up else ("not run", None)
+        co, mo = time_cell(so) if ours else ("not run", None)
+        if by_median and su and so:
+            mu, mo = statistics.median(su), statistics.median(so)
         rows.append((label, cu, co, ratio(mu, mo)))
 
     def crow(label, cu, co, ru=None, ro=None):
@@ -220,7 +226,7 @@ def main():
     # The load, as gen-module.py described it (bench.env).
     e = lambda k: env_of("env_" + k, "?")
     trow("host speed: a fixed user-space loop in the guest, no system call "
-         "(not dynamic debug)", "spin")
+         "(not dynamic debug; ratio of the medians)", "spin", by_median=True)
     for sel, key, n in (
             ("func %s" % e("FUNC"), "func", e("FUNC_SITES")),
             ("file %s" % e("FILE"), "file", e("FILE_SITES")),
