@@ -170,7 +170,8 @@ verify_tree() {
 	die "the series does not give build/src/ours (above: series -> ours)"
 }
 
-# bench_tables: the tables of bench/results*.md, without min-max spreads.
+# bench_tables: the tables of bench/results*.md, without the medians and
+# spreads beside each time.
 bench_tables() {
 	local f
 	for f in bench/results.md bench/results-*.md; do
@@ -178,7 +179,7 @@ bench_tables() {
 		echo "$f: $(sed -n 's/^- sites: //p' "$f" | head -n 1), $(sed -n 's/^- date: //p' "$f" | head -n 1)"
 		sed -n 's/^> *//p' "$f" | sed 's/\*\*//g' | fmt -w 72
 		echo
-		sed -n '/^| metric/,/^$/p' "$f" | sed -e 's/ ([^()|]*–[^()|]*)//g' -e '/^| ---/d' -e '/^$/d'
+		sed -n '/^| metric/,/^$/p' "$f" | sed -e 's/ ([^()|]*–[^()|]*)//g' -e 's/ (median [^()|]*)//g' -e '/^| ---/d' -e '/^$/d'
 		echo
 	done
 }
