@@ -37,14 +37,17 @@ static bool file_matches(const char *pattern, const struct _ddebug *dp)
  */
 static bool format_matches(const char *pattern, const char *format)
 {
-	size_t len;
+	size_t len = 0;
 
 	if (*pattern == '^')
 		return !strncmp(format, pattern + 1, strlen(pattern + 1));
-	len = strlen(pattern);
-	for (; (format = strchr(format, *pattern)); format++)
+	/* Measured only at a first candidate: most formats have none. */
+	for (; (format = strchr(format, *pattern)); format++) {
+		if (!len)
+			len = strlen(pattern);
 		if (!strncmp(format, pattern, len))
 			return true;
+	}
 	return false;
 }
 
