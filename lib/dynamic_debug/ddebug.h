@@ -99,11 +99,13 @@ struct ddebug_run {
 /**
  * struct ddebug_index - what finds a table's sites by function or file
  * @runs: the table's sites cut into runs, in site order
- * @by_function: run numbers ordered by function name (hash, then text)
+ * @by_function: run numbers ordered by function name (hash, then text);
+ *	NULL until a query first looks a name up, one allocation with @by_file
  * @by_file: run numbers ordered by the base name of the file (hash, then text)
  * @nr_runs: number of runs
  *
- * Built once when the table is added; read-only afterwards.
+ * The runs are cut when the table is added, the orders sorted under
+ * ddebug_lock by the first lookup; neither changes afterwards.
  */
 struct ddebug_index {
 	struct ddebug_run *runs;
@@ -284,7 +286,7 @@ int ddebug_index_build(struct ddebug_table *dt);
 void ddebug_index_free(struct ddebug_table *dt);
 size_t ddebug_index_bytes(const struct ddebug_table *dt);
 struct ddebug_query;
-void ddebug_index_candidates(const struct ddebug_table *dt,
+void ddebug_index_candidates(struct ddebug_table *dt,
 			     const struct ddebug_query *q,
 			     struct ddebug_runs *out);
 

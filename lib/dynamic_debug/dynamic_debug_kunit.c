@@ -1013,6 +1013,24 @@ static void index_narrows_literal_names(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, NULL, alpha), 4U);
 }
 
+/* A table's orders wait for the first lookup by name, then serve it. */
+static void index_sorts_on_first_lookup(struct kunit *test)
+{
+	struct ddebug_table *beta = &fake_tables[1];
+
+	ddebug_index_free(beta);
+	KUNIT_ASSERT_EQ(test, ddebug_index_build(beta), 0);
+	KUNIT_EXPECT_EQ(test, beta->index.nr_runs, 3U);
+	KUNIT_EXPECT_NULL(test, beta->index.by_function);
+	/* A query without a literal name visits every run, unsorted. */
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "beta_*", beta), 3U);
+	KUNIT_EXPECT_NULL(test, beta->index.by_function);
+	KUNIT_EXPECT_EQ(test, candidate_sites("inode.c", NULL, beta), 1U);
+	KUNIT_EXPECT_NOT_NULL(test, beta->index.by_function);
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "beta_probe", beta), 1U);
+	KUNIT_EXPECT_EQ(test, ddebug_index_bytes(beta), 3 * 16UL);
+}
+
 static int fake_tables_index(struct kunit_suite *suite)
 {
 	unsigned int i, j;
@@ -1058,6 +1076,7 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(explains_every_reason),
 	KUNIT_CASE(index_cuts_tables_into_runs),
 	KUNIT_CASE(index_narrows_literal_names),
+	KUNIT_CASE(index_sorts_on_first_lookup),
 	{}
 };
 

@@ -4,7 +4,7 @@
  * that share a file and a function, ordered by function name and by file
  * base name (each by the name's hash, then the name), so that "func NAME"
  * and "file NAME" queries find their sites by binary search instead of
- * visiting every site.
+ * visiting every site.  The orders are sorted when first needed.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
@@ -118,45 +118,59 @@ static void sort_runs(struct ddebug_table *dt, u32 *order,
 		order[i] = keys[i].run;
 }
 
+/*
+ * Sort the runs by function and by file, the first time a query looks a
+ * name up in @dt: most tables are never searched by name, and a module
+ * load then pays only for cutting its sites into runs.
+ */
+static int index_sort(struct ddebug_table *dt)
+{
+	struct ddebug_index *ix = &dt->index;
+	struct run_key *keys;
+	u32 *orders;
+
+	orders = kvmalloc_array(ix->nr_runs, 2 * sizeof(u32), GFP_KERNEL);
+	keys = kvmalloc_array(ix->nr_runs, sizeof(*keys), GFP_KERNEL);
+	if (!orders || !keys) {
+		kvfree(orders);
+		kvfree(keys);
+		return -ENOMEM;
+	}
+	sort_runs(dt, orders, run_function, keys);
+	sort_runs(dt, orders + ix->nr_runs, run_file, keys);
+	kvfree(keys);
+	ix->by_function = orders;
+	ix->by_file = orders + ix->nr_runs;
+	ddebug_vlog(DDEBUG_V_MODULES, "%s: index sorted, %zu bytes\n",
+		    dt->mod_name, ddebug_index_bytes(dt));
+	return 0;
+}
+
 /**
- * ddebug_index_build - index the sites of a table
+ * ddebug_index_build - cut the sites of a table into runs
  * @dt: the table, with its sites set and its index empty
  *
- * Work is O(S + R log R) for S sites in R runs; memory is 16 bytes per run,
- * and 16 more per run while sorting.
+ * O(S) for S sites; 8 bytes per run.  The orders by function and by file
+ * (8 more bytes per run, and 16 per run while sorting, O(R log R) for R
+ * runs) wait for the first query that looks a name up in the table.
  * Context: may sleep.
  * Return: 0, or -ENOMEM.
  */
 int ddebug_index_build(struct ddebug_table *dt)
 {
 	struct ddebug_index *ix = &dt->index;
-	struct run_key *keys;
 	unsigned int n;
-	void *mem;
 
 	memset(ix, 0, sizeof(*ix));
 	if (!dt->num_sites)
 		return 0;
 
 	n = count_runs(dt);
-	mem = kvmalloc_array(n, sizeof(*ix->runs) + 2 * sizeof(u32),
-			     GFP_KERNEL);
-	if (!mem)
+	ix->runs = kvmalloc_array(n, sizeof(*ix->runs), GFP_KERNEL);
+	if (!ix->runs)
 		return -ENOMEM;
-	ix->runs = mem;
-	ix->by_function = (u32 *)(ix->runs + n);
-	ix->by_file = ix->by_function + n;
 	ix->nr_runs = n;
-
 	fill_runs(dt);
-	keys = kvmalloc_array(n, sizeof(*keys), GFP_KERNEL);
-	if (!keys) {
-		ddebug_index_free(dt);
-		return -ENOMEM;
-	}
-	sort_runs(dt, ix->by_function, run_function, keys);
-	sort_runs(dt, ix->by_file, run_file, keys);
-	kvfree(keys);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_index_build);
@@ -168,15 +182,17 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_index_build);
 void ddebug_index_free(struct ddebug_table *dt)
 {
 	kvfree(dt->index.runs);
+	kvfree(dt->index.by_function);
 	memset(&dt->index, 0, sizeof(dt->index));
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_index_free);
 
 /**
- * ddebug_index_bytes - memory the index of a table uses
+ * ddebug_index_bytes - memory the index of a table takes once searched
  * @dt: the table
  *
- * Return: the size of its allocation, in bytes.
+ * Return: the size of its runs and of both orders, in bytes, whether the
+ * orders are sorted yet or not.
  */
 size_t ddebug_index_bytes(const struct ddebug_table *dt)
 {
@@ -228,25 +244,30 @@ static void equal_range(const struct ddebug_table *dt, const u32 *order,
  * @out: set to the runs to visit
  *
  * A literal function name, or else a literal file name (by its base name),
- * is looked up in the index; otherwise every run is a candidate.  The
- * candidates are a superset of the matching sites: callers still check
- * every selector.  O(log R) for R runs.
+ * is looked up in the index, which is sorted on the first such lookup;
+ * otherwise, or when there is no memory to sort it, every run is a
+ * candidate.  The candidates are a superset of the matching sites: callers
+ * still check every selector.  O(log R) for R runs once sorted.
+ * Context: ddebug_lock held, or @dt private to the caller; may sleep.
  */
-void ddebug_index_candidates(const struct ddebug_table *dt,
+void ddebug_index_candidates(struct ddebug_table *dt,
 			     const struct ddebug_query *q,
 			     struct ddebug_runs *out)
 {
 	const struct ddebug_index *ix = &dt->index;
+	bool by_func = q->func && is_literal(q->func);
+	bool by_file = q->file && is_literal(q->file);
 
-	if (q->func && is_literal(q->func)) {
+	out->order = NULL;
+	out->pos = 0;
+	out->end = ix->nr_runs;
+	if ((!by_func && !by_file) ||
+	    (!ix->by_function && ix->nr_runs && index_sort(dt)))
+		return;
+	if (by_func)
 		equal_range(dt, ix->by_function, run_function, q->func, out);
-	} else if (q->file && is_literal(q->file)) {
+	else
 		equal_range(dt, ix->by_file, run_file, kbasename(q->file),
 			    out);
-	} else {
-		out->order = NULL;
-		out->pos = 0;
-		out->end = ix->nr_runs;
-	}
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_index_candidates);
