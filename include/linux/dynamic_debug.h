@@ -268,6 +268,21 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 #endif
 #endif /* CONFIG_JUMP_LABEL */
 
+/*
+ * The assembler name of a descriptor: a ".L" label, which the assembler
+ * keeps out of the object's symbol table, made unique within the file by
+ * __COUNTER__ (callers may reuse a descriptor name in one file).  Clang's
+ * LTO may rename a file-local variable when it moves code between
+ * objects, which a fixed assembler name would forbid: there the compiler
+ * names the descriptor itself.
+ */
+#ifdef CONFIG_LTO_CLANG
+#define _DPRINTK_ASM_NAME(...)
+#else
+#define _DPRINTK_ASM_NAME(name)						\
+	__asm__(".L" __stringify(name) "_" __stringify(__COUNTER__))
+#endif
+
 /**
  * DEFINE_DYNAMIC_DEBUG_METADATA_CLS - define a call site descriptor
  * @name: variable name of the descriptor
@@ -282,12 +297,13 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
  * where the code of the site is, so the compiler emits it exactly when it
  * keeps that code (a site in dead code leaves nothing behind; each inlined
  * copy writes one, all naming the same descriptor), and the record has no
- * symbol: a module with many sites gets no symbol table entry per site to
- * load.
+ * symbol.  Nor has the descriptor: its assembler name is a local label
+ * (see _DPRINTK_ASM_NAME()), so that a module with many sites gets no
+ * symbol table entries per site to load.
  */
 #define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
 	static struct _ddebug __aligned(__alignof__(struct _ddebug))	\
-		name __section("__dyndbg") = {				\
+		name _DPRINTK_ASM_NAME(name) __section("__dyndbg") = {	\
 		.bits = _DPRINTK_BITS_INIT(cls, __LINE__,		\
 					   _DPRINTK_FLAGS_DEFAULT),	\
 		_DPRINTK_KEY_INIT					\
