@@ -15,6 +15,9 @@ kver=$(uname -r)
 impl=$(cat /etc/dyndbg-impl)
 
 dmesg -n 1
+# The kernel's own module requests (crypto-crc32c for libcrc32c, which
+# btrfs needs) run /sbin/modprobe, as on the distribution.
+[ -e /sbin/modprobe ] || ln -s /bin/busybox /sbin/modprobe
 echo "info kernel $kver"
 echo "value sites_before $(grep -vc '^#' $CTL)"
 loaded=0 failed=0
