@@ -181,6 +181,11 @@ bench_tables() {
 		echo
 		sed -n '/^| metric/,/^$/p' "$f" | sed -e 's/ ([^()|]*–[^()|]*)//g' -e 's/ (median [^()|]*)//g' -e '/^| ---/d' -e '/^$/d'
 		echo
+		grep -q '^## A distribution kernel' "$f" || continue
+		echo "$f, Debian's 6.12 config (make distro-check):"
+		sed -n '/^## A distribution kernel/,/^## /{/^|/p}' "$f" |
+			sed -e 's/ (median [^()|]*)//g' -e '/^| ---/d'
+		echo
 	done
 }
 
