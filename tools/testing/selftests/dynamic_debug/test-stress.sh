@@ -10,9 +10,9 @@
 #  - a loader loads and unloads two test modules with dyndbg= arguments;
 #  - a printer makes the test modules print and rebinds the driver, so one
 #    CPU runs code whose sites another CPU is patching.
-# Then: every write succeeded, no line was torn, no kernel report, each
-# loaded module's sites listed exactly once, none of an unloaded module,
-# and each owned site's flags are the last ones its writer set.
+# Then: every write succeeded, no line was torn, no kernel report, no site
+# listed more often than before, none of an unloaded module, and each
+# owned site's flags are the last ones its writer set.
 
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
@@ -39,6 +39,12 @@ mod_unload "$SITES_MOD"
 mod_unload "$DRIVER_MOD"
 modprobe "$DEBUG_MOD"
 total_before=$(grep -vc '^#' "$DD_CONTROL")
+# repeated_sites: the lines listed more than once, flags left out, with
+# their counts. A static inline function in a header has one site per
+# object that calls it (mptcp's protocol.h in Debian's kernel), so a
+# line may repeat from the start; the stress must add no repeat.
+repeated_sites() { grep -v '^#' "$DD_CONTROL" | sed 's/ =[^ ]* / /' | sort | uniq -cd; }
+repeated_before=$(repeated_sites)
 hung=/proc/sys/kernel/hung_task_timeout_secs
 hung_was=$(cat $hung 2>/dev/null)
 # A debug kernel reports any task blocked for 10 s, not 120.
@@ -191,8 +197,11 @@ ktap_expect "no site of an unloaded module is listed" 0 \
 	"$(grep -cE " \[($SITES_MOD|$DRIVER_MOD)\]" "$DD_CONTROL")"
 ktap_expect "the registry is whole: as many sites as before" \
 	"$total_before" "$(grep -vc '^#' "$DD_CONTROL")"
-dups=$(grep -v '^#' "$DD_CONTROL" | sort | uniq -d | head -n 3)
-WHY=$dups ktap_check "no site is listed twice" test -z "$dups"
+repeated=$(repeated_sites)
+[ "$repeated" = "$repeated_before" ] ||
+	WHY="before: $(echo "$repeated_before" | head -n 3) now: $(echo "$repeated" | head -n 3)"
+ktap_check "no site is listed more often than before the stress" \
+	test "$repeated" = "$repeated_before"
 modprobe "$SITES_MOD"
 ktap_expect "a module loaded afterwards lists each of its sites once" \
 	"$SITES_COUNT" "$(dd_lines "$SITES_MOD" | sort -u | wc -l)"
