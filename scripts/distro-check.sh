@@ -76,6 +76,8 @@ distro_config() {
 		--set-str SYSTEM_REVOCATION_KEYS '' -m TEST_DYNAMIC_DEBUG
 	quiet make -C "$TREE" O="$kc" olddefconfig || return 1
 	grep -q '^CONFIG_DYNAMIC_DEBUG=y' "$kc/.config" || die "distro: the config lost DYNAMIC_DEBUG"
+	# Another config rebuilds everything: its warnings start afresh.
+	cmp -s "$kc/.config" "$OBJ/.config" || rm -f "$D/$IMPL.msgs"
 	install_config "$key" "$kc"
 }
 
@@ -88,8 +90,13 @@ distro_build() {
 	distro_config || return 1
 	msg "BUILD  $1: Debian 6.12 config, vmlinux and $(grep -c '=m$' "$OBJ/.config") modules (log: ${OUT#"$TOP"/}/build.log)"
 	kmake bzImage modules >"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log" >&2; return 1; }
-	grep -E '(warning|error):' "$OUT/build.log" | sed -e "s|$TREE/||g" -e 's|^\.\./||' |
-		sort -u >"$D/$1.msgs"
+	# make rebuilds only what changed since the last run, so the warnings
+	# of earlier runs are kept too (a new config starts the list afresh).
+	{
+		cat "$D/$1.msgs" 2>/dev/null
+		{ grep -E '(warning|error):' "$OUT/build.log" || true; } |
+			sed -e "s|$TREE/||g" -e 's|^\.\./||'
+	} | sort -u >"$D/$1.msgs.tmp" && mv "$D/$1.msgs.tmp" "$D/$1.msgs"
 	do_test_modules
 }
 

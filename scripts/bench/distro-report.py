@@ -70,6 +70,9 @@ def main():
         rows.append(("compiler warnings (new in ours)", str(len(msgs["upstream"])),
                      "%d (%d new)" % (len(msgs["ours"]), len(new)), "–"))
         problems += ["new warning: %s" % w for w in new]
+    else:
+        problems += ["%s: no list of compiler warnings (%s.msgs)" % (i, i)
+                     for i in impls if msgs.get(i) is None]
     if ours:
         k = g(ours, "value", "kselftests_failed")
         rows.append(("kselftests failed", "–", k if k is not None else "not run", "–"))
