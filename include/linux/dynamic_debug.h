@@ -246,25 +246,43 @@ __printf(3, 4) void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
  */
 bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 
+/*
+ * _DPRINTK_SITE_ON() is true while a site prints to the log or records a
+ * trace event: the sites whose printer gets the descriptor (pr_debug(),
+ * dev_dbg() and the like) call it then, and it does what the flags say.
+ * DYNAMIC_DEBUG_BRANCH() is true only while the site prints to the log:
+ * callers that test it do their own printing (dump_page(), the
+ * *_ratelimited() helpers, the callees of _dynamic_func_call()), which
+ * must stay quiet for a site that only traces.  The flags are written by
+ * the core under its lock while call sites read them.
+ */
+#define _DPRINTK_SITE_PRINTS(descriptor)				\
+	(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_PRINT)
+
 #ifdef CONFIG_JUMP_LABEL
 #ifdef DEBUG
 #define _DPRINTK_KEY_INIT	.key.dflt_on = (STATIC_KEY_TRUE_INIT)
-#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+#define _DPRINTK_SITE_ON(descriptor)					\
 	static_branch_likely(&(descriptor).key.dflt_on)
 #else
 #define _DPRINTK_KEY_INIT	.key.dflt_off = (STATIC_KEY_FALSE_INIT)
-#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+#define _DPRINTK_SITE_ON(descriptor)					\
 	static_branch_unlikely(&(descriptor).key.dflt_off)
 #endif
+#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	(_DPRINTK_SITE_ON(descriptor) && _DPRINTK_SITE_PRINTS(descriptor))
 #else /* !CONFIG_JUMP_LABEL: one load and test of the flags */
-/* The core writes the flags under its lock while call sites read them. */
 #define _DPRINTK_KEY_INIT
 #ifdef DEBUG
-#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+#define _DPRINTK_SITE_ON(descriptor)					\
 	likely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_ENABLED)
-#else
 #define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	likely(_DPRINTK_SITE_PRINTS(descriptor))
+#else
+#define _DPRINTK_SITE_ON(descriptor)					\
 	unlikely(READ_ONCE((descriptor).bits) & _DPRINTK_FLAGS_ENABLED)
+#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	unlikely(_DPRINTK_SITE_PRINTS(descriptor))
 #endif
 #endif /* CONFIG_JUMP_LABEL */
 
@@ -326,60 +344,64 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
  * Call-site builders.  The double-underscore forms take the descriptor's
  * name so that it can be used twice; the single-underscore forms make up
  * a unique one.  "_cls" variants give the site a class; "_no_desc"
- * variants call @func without the descriptor as first argument.  All of
- * them come down to __ddebug_site(): place the descriptor, then run @call
- * only while the site is enabled and @allowed holds.
+ * variants call @func without the descriptor as first argument.  @func
+ * does its own printing, so it runs only while the site prints to the
+ * log (DYNAMIC_DEBUG_BRANCH()), and a "_no_desc" one only if the core
+ * also allows it (hit count, rate limit).
  */
-#define __ddebug_site(id, cls, fmt, allowed, call) do {			\
+#define __ddebug_site(id, cls, fmt, on, call) do {			\
 	DEFINE_DYNAMIC_DEBUG_METADATA_CLS(id, cls, fmt);		\
-	if (DYNAMIC_DEBUG_BRANCH(id) && (allowed))			\
+	if (on)								\
 		call;							\
 } while (0)
 
 #define __dynamic_func_call_cls(id, cls, fmt, func, ...)		\
-	__ddebug_site(id, cls, fmt, true, func(&id, ##__VA_ARGS__))
-#define __dynamic_func_call(id, fmt, func, ...)				\
-	__ddebug_site(id, _DPRINTK_CLASS_DFLT, fmt, true,		\
+	__ddebug_site(id, cls, fmt, DYNAMIC_DEBUG_BRANCH(id),		\
 		      func(&id, ##__VA_ARGS__))
+#define __dynamic_func_call(id, fmt, func, ...)				\
+	__dynamic_func_call_cls(id, _DPRINTK_CLASS_DFLT, fmt, func,	\
+				##__VA_ARGS__)
 #define __dynamic_func_call_cls_no_desc(id, cls, fmt, func, ...)	\
-	__ddebug_site(id, cls, fmt, __dynamic_func_call_allowed(&id),	\
-		      func(__VA_ARGS__))
+	__ddebug_site(id, cls, fmt, DYNAMIC_DEBUG_BRANCH(id) &&		\
+		      __dynamic_func_call_allowed(&id), func(__VA_ARGS__))
 #define __dynamic_func_call_no_desc(id, fmt, func, ...)			\
 	__dynamic_func_call_cls_no_desc(id, _DPRINTK_CLASS_DFLT, fmt,	\
 					func, ##__VA_ARGS__)
 
-/*
- * Each macro below places a fresh descriptor (named by __UNIQUE_ID()) and
- * calls its printer only when that descriptor is enabled.
- */
-#define __ddebug_guarded(cls, fmt, printer, ...)			\
-	__dynamic_func_call_cls(__UNIQUE_ID(ddebug), cls, fmt,		\
-				printer, ##__VA_ARGS__)
-#define __ddebug_guarded_no_desc(cls, fmt, printer, ...)		\
-	__dynamic_func_call_cls_no_desc(__UNIQUE_ID(ddebug), cls, fmt,	\
-					printer, ##__VA_ARGS__)
-
 #define _dynamic_func_call_cls(cls, fmt, func, ...)			\
-	__ddebug_guarded(cls, fmt, func, ##__VA_ARGS__)
+	__dynamic_func_call_cls(__UNIQUE_ID(ddebug), cls, fmt, func,	\
+				##__VA_ARGS__)
 #define _dynamic_func_call(fmt, func, ...)				\
-	__ddebug_guarded(_DPRINTK_CLASS_DFLT, fmt, func, ##__VA_ARGS__)
+	_dynamic_func_call_cls(_DPRINTK_CLASS_DFLT, fmt, func, ##__VA_ARGS__)
 #define _dynamic_func_call_cls_no_desc(cls, fmt, func, ...)		\
-	__ddebug_guarded_no_desc(cls, fmt, func, ##__VA_ARGS__)
+	__dynamic_func_call_cls_no_desc(__UNIQUE_ID(ddebug), cls, fmt,	\
+					func, ##__VA_ARGS__)
 #define _dynamic_func_call_no_desc(fmt, func, ...)			\
-	__ddebug_guarded_no_desc(_DPRINTK_CLASS_DFLT, fmt, func,	\
-				 ##__VA_ARGS__)
+	_dynamic_func_call_cls_no_desc(_DPRINTK_CLASS_DFLT, fmt, func,	\
+				       ##__VA_ARGS__)
+
+/*
+ * The core's own printers get the descriptor and print or trace as its
+ * flags say: they are called while the site does either.
+ */
+#define __ddebug_printer_call(cls, fmt, printer, ...)			\
+	__ddebug_printer_site(__UNIQUE_ID(ddebug), cls, fmt, printer,	\
+			      ##__VA_ARGS__)
+#define __ddebug_printer_site(id, cls, fmt, printer, ...)		\
+	__ddebug_site(id, cls, fmt, _DPRINTK_SITE_ON(id),		\
+		      printer(&id, ##__VA_ARGS__))
 
 /* pr_debug(): the descriptor keeps the bare format, the call gets pr_fmt(). */
 #define dynamic_pr_debug_cls(cls, fmt, ...)				\
-	__ddebug_guarded(cls, fmt, __dynamic_pr_debug, pr_fmt(fmt),	\
-			 ##__VA_ARGS__)
+	__ddebug_printer_call(cls, fmt, __dynamic_pr_debug, pr_fmt(fmt), \
+			      ##__VA_ARGS__)
 #define dynamic_pr_debug(fmt, ...)					\
 	dynamic_pr_debug_cls(_DPRINTK_CLASS_DFLT, fmt, ##__VA_ARGS__)
 
 /* The device flavours pass their device ahead of the format. */
 #define __ddebug_dev_call(printer, dev, fmt, ...)			\
-	__ddebug_guarded(_DPRINTK_CLASS_DFLT, fmt, printer, dev, fmt,	\
-			 ##__VA_ARGS__)
+	__ddebug_printer_call(_DPRINTK_CLASS_DFLT, fmt, printer, dev, fmt, \
+			      ##__VA_ARGS__)
 #define dynamic_dev_dbg(dev, fmt, ...)					\
 	__ddebug_dev_call(__dynamic_dev_dbg, dev, fmt, ##__VA_ARGS__)
 #define dynamic_netdev_dbg(dev, fmt, ...)				\
