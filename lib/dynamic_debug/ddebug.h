@@ -175,9 +175,11 @@ static inline void site_flags_set(struct _ddebug *dp, unsigned int flags)
 	WRITE_ONCE(dp->bits, (dp->bits & ~DDEBUG_FLAGS_MASK) | flags);
 }
 
+/* Class and line never change, but share the word the flags are in. */
 static inline int site_class(const struct _ddebug *dp)
 {
-	return (dp->bits >> _DPRINTK_FLAGS_BITS) & _DPRINTK_CLASS_DFLT;
+	return (READ_ONCE(dp->bits) >> _DPRINTK_FLAGS_BITS) &
+	       _DPRINTK_CLASS_DFLT;
 }
 
 static inline bool site_has_class(const struct _ddebug *dp)
@@ -187,7 +189,7 @@ static inline bool site_has_class(const struct _ddebug *dp)
 
 static inline unsigned int site_lineno(const struct _ddebug *dp)
 {
-	return dp->bits >> _DPRINTK_LINE_SHIFT;
+	return READ_ONCE(dp->bits) >> _DPRINTK_LINE_SHIFT;
 }
 
 /* A name at offset @off from the descriptor; "" before registration. */
