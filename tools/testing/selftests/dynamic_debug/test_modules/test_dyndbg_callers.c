@@ -21,13 +21,13 @@ static noinline void callers_branch(unsigned int i)
 	DEFINE_DYNAMIC_DEBUG_METADATA(descriptor, "callers branch");
 
 	if (DYNAMIC_DEBUG_BRANCH(descriptor))
-		printk(KERN_DEBUG "callers branch %u\n", i);
+		pr_info("callers branch %u\n", i);
 }
 
 /* Like __vsp1_pipeline_dump(): gets the descriptor, prints on its own. */
 static void callers_dump(struct _ddebug *unused, unsigned int i)
 {
-	printk(KERN_DEBUG "callers func call %u\n", i);
+	pr_info("callers func call %u\n", i);
 }
 
 static noinline void callers_func_call(unsigned int i)
@@ -52,8 +52,14 @@ static noinline void callers_dev_ratelimited(unsigned int i)
 			    i);
 }
 
-static int callers_run(const char *val, void (*site)(unsigned int))
+/* What a parameter runs: writing N to it runs @site N times. */
+struct callers_site {
+	void (*site)(unsigned int i);
+};
+
+static int callers_run(const char *val, const struct kernel_param *kp)
 {
+	const struct callers_site *cs = kp->arg;
 	unsigned int i, n;
 	int ret;
 
@@ -61,26 +67,27 @@ static int callers_run(const char *val, void (*site)(unsigned int))
 	if (ret)
 		return ret;
 	for (i = 1; i <= n; i++)
-		site(i);
+		cs->site(i);
 	return 0;
 }
 
-#define CALLERS_PARAM(name, desc)					\
-static int callers_set_##name(const char *val,				\
-			      const struct kernel_param *kp)		\
-{									\
-	return callers_run(val, callers_##name);			\
-}									\
-static const struct kernel_param_ops callers_##name##_ops = {		\
-	.set = callers_set_##name,					\
-};									\
-module_param_cb(name, &callers_##name##_ops, NULL, 0200);		\
-MODULE_PARM_DESC(name, "run the " desc " site N times")
+static const struct kernel_param_ops callers_ops = {
+	.set = callers_run,
+};
 
-CALLERS_PARAM(branch, "DYNAMIC_DEBUG_BRANCH() and printk()");
-CALLERS_PARAM(func_call, "_dynamic_func_call()");
-CALLERS_PARAM(ratelimited, "pr_debug_ratelimited()");
-CALLERS_PARAM(dev_ratelimited, "dev_dbg_ratelimited()");
+static struct callers_site branch_site = { callers_branch };
+static struct callers_site func_call_site = { callers_func_call };
+static struct callers_site ratelimited_site = { callers_ratelimited };
+static struct callers_site dev_ratelimited_site = { callers_dev_ratelimited };
+
+module_param_cb(branch, &callers_ops, &branch_site, 0200);
+MODULE_PARM_DESC(branch, "run the DYNAMIC_DEBUG_BRANCH() site N times");
+module_param_cb(func_call, &callers_ops, &func_call_site, 0200);
+MODULE_PARM_DESC(func_call, "run the _dynamic_func_call() site N times");
+module_param_cb(ratelimited, &callers_ops, &ratelimited_site, 0200);
+MODULE_PARM_DESC(ratelimited, "run the pr_debug_ratelimited() site N times");
+module_param_cb(dev_ratelimited, &callers_ops, &dev_ratelimited_site, 0200);
+MODULE_PARM_DESC(dev_ratelimited, "run the dev_dbg_ratelimited() site N times");
 
 static int __init callers_init(void)
 {
