@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "ddebug.h"
@@ -169,10 +170,13 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 
 /*
  * Work done under one hold of ddebug_lock: a site looked at counts one, a
- * site changed eight more (its code is patched before the lock is dropped).
+ * site changed eight more (its code is patched before the lock is dropped),
+ * a table entered one, plus what finding its candidates took.
  */
 #define WORK_PER_HOLD	4096
 #define WORK_PER_CHANGE	8
+/* Looking a class name up in one table's maps. */
+#define WORK_PER_CLASS_MAP	8
 
 /**
  * struct apply_walk - where a query's walk over the tables is
@@ -184,6 +188,7 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
  * @runs: the runs of @dt still to visit
  * @site: next site of the current run, relative to its first
  * @found: matching sites so far
+ * @work: work done in the current hold of ddebug_lock
  * @dry: only count the matching sites, change none
  */
 struct apply_walk {
@@ -195,24 +200,36 @@ struct apply_walk {
 	struct ddebug_runs runs;
 	u32 site;
 	unsigned int found;
+	unsigned int work;
 	bool dry;
 };
 
-/* Make @dt (or the first table after it that @q may match) current. */
+static struct ddebug_table *walk_next_table(const struct apply_walk *w)
+{
+	return list_is_last(&w->dt->link, w->tables) ? NULL :
+	       list_next_entry(w->dt, link);
+}
+
+/*
+ * Make @dt current, with the runs @q may select in it (none if it cannot
+ * match).  Looking up a class name, and the first lookup of a literal
+ * name, which sorts the table's index, count as work of this hold.
+ */
 static void walk_enter(struct apply_walk *w, struct ddebug_table *dt,
 		       const struct ddebug_query *q)
 {
-	for (; dt; dt = list_is_last(&dt->link, w->tables) ? NULL :
-			list_next_entry(dt, link)) {
-		w->class_id = query_class_in(dt, q);
-		if (w->class_id < 0)
-			continue;
-		ddebug_index_candidates(dt, q, &w->runs);
-		w->site = 0;
-		w->id = dt->id;
-		break;
-	}
 	w->dt = dt;
+	if (!dt)
+		return;
+	w->id = dt->id;
+	w->site = 0;
+	w->runs.order = NULL;
+	w->runs.pos = 0;
+	w->runs.end = 0;
+	w->class_id = query_class_in(dt, q);
+	w->work += 1 + (q->class_name ? dt->num_maps * WORK_PER_CLASS_MAP : 0);
+	if (w->class_id >= 0)
+		w->work += ddebug_index_candidates(dt, q, &w->runs);
 }
 
 /* Find the walk's place again after ddebug_lock was dropped and retaken. */
@@ -230,73 +247,74 @@ static void walk_resume(struct apply_walk *w, const struct ddebug_query *q)
 	walk_enter(w, dt, q);
 }
 
-/*
- * Visit the current run from its next site on.  Return the work done, and
- * stop early when @budget runs out.
- */
-static unsigned int walk_run(struct apply_walk *w, const struct ddebug_query *q,
-			     unsigned int budget)
+/* Visit the current run from its next site on, until the hold's work is done. */
+static void walk_run(struct apply_walk *w, const struct ddebug_query *q)
 {
 	struct ddebug_table *dt = w->dt;
 	u32 r = w->runs.order ? w->runs.order[w->runs.pos] : w->runs.pos;
 	const struct ddebug_run *run = &dt->index.runs[r];
 	struct _ddebug *dp;
-	unsigned int work = 1;
 
+	w->work++;
 	if (!w->site && !run_matches(&dt->sites[run->first], q)) {
 		w->runs.pos++;
-		return work;
+		return;
 	}
-	for (; w->site < run->count && work < budget; w->site++, work++) {
+	for (; w->site < run->count && w->work < WORK_PER_HOLD;
+	     w->site++, w->work++) {
 		dp = &dt->sites[run->first + w->site];
 		if (!site_matches(dp, q, w->class_id))
 			continue;
 		w->found++;
 		if (!w->dry && site_apply(dt, dp, q))
-			work += WORK_PER_CHANGE;
+			w->work += WORK_PER_CHANGE;
 	}
 	if (w->site == run->count) {
 		w->site = 0;
 		w->runs.pos++;
 	}
-	return work;
 }
 
 /* One hold of the lock's worth of a query; false once the walk is done. */
 static bool walk_some(struct apply_walk *w, const struct ddebug_query *q)
 {
-	unsigned int work = 0;
-
 	walk_resume(w, q);
-	while (w->dt && work < WORK_PER_HOLD) {
+	while (w->dt && w->work < WORK_PER_HOLD) {
 		if (w->runs.pos < w->runs.end)
-			work += walk_run(w, q, WORK_PER_HOLD - work);
+			walk_run(w, q);
 		else
-			walk_enter(w, list_is_last(&w->dt->link, w->tables) ?
-				   NULL : list_next_entry(w->dt, link), q);
+			walk_enter(w, walk_next_table(w), q);
 	}
 	keys_flush();
+	w->work = 0;
 	return w->dt;
 }
+
+/*
+ * Between two holds of ddebug_lock in a walk: where other tasks take it.
+ * KUnit tests replace it to act at that point.
+ */
+VISIBLE_IF_KUNIT void ddebug_walk_pause(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(ddebug_walk_pause);
+	cond_resched();
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_walk_pause);
 
 /* Walk @q over @tables, changing the matching sites unless @dry. */
 static unsigned int walk_query(struct list_head *tables,
 			       const struct ddebug_query *q, bool dry)
 {
 	struct apply_walk w = { .tables = tables, .dry = dry };
-	bool more;
 
 	mutex_lock(&ddebug_lock);
 	w.gen = ddebug_tables_gen;
 	if (!list_empty(tables))
 		walk_enter(&w, list_first_entry(tables, struct ddebug_table,
 						link), q);
-	for (;;) {
-		more = walk_some(&w, q);
-		if (!more)
-			break;
+	while (walk_some(&w, q)) {
 		mutex_unlock(&ddebug_lock);
-		cond_resched();
+		ddebug_walk_pause();
 		mutex_lock(&ddebug_lock);
 	}
 	mutex_unlock(&ddebug_lock);
@@ -311,17 +329,19 @@ static unsigned int walk_query(struct list_head *tables,
  *
  * Takes ddebug_lock for bounded work at a time (a few thousand sites
  * looked at or changed), patching the code of the changed sites as one
- * batch before each release, so that readers, module loading and class
- * parameters make progress during a long query.  A table added meanwhile
+ * batch before each release, so that readers and module loading and
+ * unloading make progress during a long query.  A table added meanwhile
  * may or may not be visited; one removed meanwhile is not visited further.
  * A literal function or file name is found through the tables' indexes.
  *
- * Context: process context, ddebug_lock not held; sleeps.
+ * Context: process context, ddebug_write_lock held (the caller's text or
+ * class parameter applies as one), ddebug_lock not held; sleeps.
  * Return: the number of matching sites, changed or not.
  */
 unsigned int ddebug_apply_query(struct list_head *tables,
 				const struct ddebug_query *q)
 {
+	lockdep_assert_held(&ddebug_write_lock);
 	return walk_query(tables, q, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
@@ -398,7 +418,8 @@ static int check_text(struct list_head *tables, char *buf,
  *
  * All or nothing: every query is checked before the first one applies, so
  * if any is invalid, or is a listing line whose site does not exist, no
- * site changes.  The text is parsed twice (checked
+ * site changes.  Whole against other writers: the text is checked and
+ * applied under ddebug_write_lock.  The text is parsed twice (checked
  * in @buf, applied from a copy) rather than kept parsed, so a write costs
  * one more page at most, whatever it holds.  Logs nothing but verbose
  * messages; reporting errors is the caller's choice.
@@ -417,6 +438,7 @@ int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
 	if (!copy)
 		return -ENOMEM;
+	mutex_lock(&ddebug_write_lock);
 	ret = check_text(tables, buf, &count, err);
 	if (ret)
 		goto out;
@@ -434,6 +456,7 @@ int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 		    count, found);
 	ret = found;
 out:
+	mutex_unlock(&ddebug_write_lock);
 	kfree(copy);
 	return ret;
 }

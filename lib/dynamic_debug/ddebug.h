@@ -149,6 +149,13 @@ struct ddebug_table {
  * Writers hold it for bounded work at a time (see apply.c).
  */
 extern struct mutex ddebug_lock;
+/*
+ * ddebug_write_lock makes each writer's change whole: a text of queries
+ * (control, boot and module parameters) or a class parameter's update is
+ * applied under it, so that writers that run at once end as if one ran
+ * after the other.  Taken before ddebug_lock; readers never take it.
+ */
+extern struct mutex ddebug_write_lock;
 extern struct list_head ddebug_tables;
 /* Bumped under ddebug_lock whenever a table is added or removed. */
 extern unsigned long ddebug_tables_gen;
@@ -288,9 +295,9 @@ int ddebug_index_build(struct ddebug_table *dt);
 void ddebug_index_free(struct ddebug_table *dt);
 size_t ddebug_index_bytes(const struct ddebug_table *dt);
 struct ddebug_query;
-void ddebug_index_candidates(struct ddebug_table *dt,
-			     const struct ddebug_query *q,
-			     struct ddebug_runs *out);
+unsigned int ddebug_index_candidates(struct ddebug_table *dt,
+				     const struct ddebug_query *q,
+				     struct ddebug_runs *out);
 
 /* ===================== queries ===================== */
 
@@ -407,6 +414,9 @@ unsigned int ddebug_apply_query(struct list_head *tables,
 int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	       struct ddebug_parse_error *err);
 int ddebug_exec(const char *text, const char *modname, const char *source);
+#if IS_ENABLED(CONFIG_KUNIT)
+void ddebug_walk_pause(void);
+#endif
 
 /* ===================== params ===================== */
 

@@ -5,9 +5,12 @@
  * query selects, run against private tables of fake call sites.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bitops.h>
+#include <linux/completion.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/string.h>
 
@@ -1031,11 +1034,161 @@ static void index_sorts_on_first_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddebug_index_bytes(beta), 3 * 16UL);
 }
 
+/* ===================== writers at once ===================== */
+
+/*
+ * A table of many sites, each in a function of its own: a query over all
+ * of them takes several holds of ddebug_lock, and the first lookup of a
+ * function name sorts a thousand runs.
+ */
+#define WIDE_SITES	1024
+static struct _ddebug wide_sites[WIDE_SITES];
+static char wide_funcs[WIDE_SITES][12];
+static struct ddebug_table wide_table = {
+	.mod_name = "wide", .sites = wide_sites, .num_sites = WIDE_SITES,
+	.keyless = true, .id = 1,
+};
+
+static LIST_HEAD(wide_list);
+
+static int wide_table_index(void)
+{
+	struct fake_site f = { .modfile = "wide\0wide/wide.c",
+			       .fmt = "wide site\n", .cls = NOCLS };
+	unsigned int i;
+
+	for (i = 0; i < WIDE_SITES; i++) {
+		snprintf(wide_funcs[i], sizeof(wide_funcs[i]), "wide_%04u", i);
+		f.func = wide_funcs[i];
+		f.line = i + 1;
+		fake_site_setup(&wide_sites[i], &f);
+	}
+	list_add_tail(&wide_table.link, &wide_list);
+	return ddebug_index_build(&wide_table);
+}
+
+/* Whether every wide site has the same flags, and which. */
+static bool wide_uniform(unsigned int *flags)
+{
+	unsigned int i;
+
+	*flags = site_flags(&wide_sites[0]);
+	for (i = 1; i < WIDE_SITES; i++)
+		if (site_flags(&wide_sites[i]) != *flags)
+			return false;
+	return true;
+}
+
+static unsigned int wide_count(unsigned int flag)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < WIDE_SITES; i++)
+		n += !!(site_flags(&wide_sites[i]) & flag);
+	return n;
+}
+
+static int wide_run(const char *text)
+{
+	struct ddebug_parse_error err;
+	char buf[64];
+
+	strscpy(buf, text, sizeof(buf));
+	return ddebug_run(&wide_list, buf, NULL, &err);
+}
+
+/* A second writer, started while the first is between two holds. */
+static struct {
+	struct completion done;
+	bool started;
+	int ret;
+} rival;
+
+/* complete_all(): both the stub's wait and the test's see it done. */
+static int rival_fn(void *unused)
+{
+	rival.ret = wide_run("module wide -m");
+	complete_all(&rival.done);
+	return 0;
+}
+
+/* Replaces ddebug_walk_pause() in the first writer. */
+static void start_rival_and_wait(void)
+{
+	if (rival.started)
+		return;
+	rival.started = true;
+	if (IS_ERR(kthread_run(rival_fn, NULL, "ddebug_rival"))) {
+		rival.ret = -ECHILD;
+		complete_all(&rival.done);
+		return;
+	}
+	/* Time enough to apply its query, unless it has to wait. */
+	wait_for_completion_timeout(&rival.done, msecs_to_jiffies(200));
+}
+
+/*
+ * Two writers with opposite queries over every site end as one of them
+ * after the other: all sites with m or all without, never a mix.
+ */
+static void concurrent_writers_end_in_a_serial_order(struct kunit *test)
+{
+	unsigned int i, flags;
+	int ret;
+
+	for (i = 0; i < WIDE_SITES; i++)
+		site_flags_set(&wide_sites[i], 0);
+	init_completion(&rival.done);
+	rival.started = false;
+	kunit_activate_static_stub(test, ddebug_walk_pause,
+				   start_rival_and_wait);
+	ret = wide_run("module wide +m");
+	kunit_deactivate_static_stub(test, ddebug_walk_pause);
+	KUNIT_EXPECT_EQ(test, ret, WIDE_SITES);
+	KUNIT_ASSERT_TRUE_MSG(test, rival.started,
+			      "the query took a single hold of the lock");
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&rival.done, 10 * HZ),
+			0);
+	KUNIT_EXPECT_EQ(test, rival.ret, WIDE_SITES);
+	KUNIT_EXPECT_TRUE_MSG(test, wide_uniform(&flags),
+			      "%u of %d sites have m", wide_count(M), WIDE_SITES);
+	KUNIT_EXPECT_EQ(test, flags, 0U);
+}
+
+static unsigned int pauses;
+
+static void count_pause(void)
+{
+	pauses++;
+}
+
+/*
+ * Sorting a table's index on the first lookup of a name is work of the
+ * hold it happens in: a query that sorts a big index lets others take
+ * the lock before it goes on.
+ */
+static void first_name_lookup_ends_its_hold(struct kunit *test)
+{
+	ddebug_index_free(&wide_table);
+	KUNIT_ASSERT_EQ(test, ddebug_index_build(&wide_table), 0);
+	kunit_activate_static_stub(test, ddebug_walk_pause, count_pause);
+	pauses = 0;
+	KUNIT_EXPECT_EQ(test, wide_run("func wide_0007 +p"), 1);
+	KUNIT_EXPECT_GE(test, pauses, 1U);
+	pauses = 0;
+	KUNIT_EXPECT_EQ(test, wide_run("func wide_0008 +p"), 1);
+	KUNIT_EXPECT_EQ(test, pauses, 0U);
+	kunit_deactivate_static_stub(test, ddebug_walk_pause);
+}
+
 static int fake_tables_index(struct kunit_suite *suite)
 {
 	unsigned int i, j;
 	int ret;
 
+	ret = wide_table_index();
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(fake_tables); i++) {
 		for (j = 0; j < fake_tables[i].num_sites; j++)
 			fake_site_setup(&fake_tables[i].sites[j],
@@ -1054,6 +1207,7 @@ static void fake_tables_unindex(struct kunit_suite *suite)
 
 	for (i = 0; i < ARRAY_SIZE(fake_tables); i++)
 		ddebug_index_free(&fake_tables[i]);
+	ddebug_index_free(&wide_table);
 }
 
 static struct kunit_case dynamic_debug_cases[] = {
@@ -1077,6 +1231,8 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(index_cuts_tables_into_runs),
 	KUNIT_CASE(index_narrows_literal_names),
 	KUNIT_CASE(index_sorts_on_first_lookup),
+	KUNIT_CASE(concurrent_writers_end_in_a_serial_order),
+	KUNIT_CASE(first_name_lookup_ends_its_hold),
 	{}
 };
 

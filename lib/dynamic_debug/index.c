@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) "dyndbg: " fmt
 
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -237,6 +238,12 @@ static void equal_range(const struct ddebug_table *dt, const u32 *order,
 	out->end = lower_bound(dt, order, name_of, name, true);
 }
 
+/* Work, in sites looked at, of sorting both orders of @nr runs. */
+static unsigned int sort_work(u32 nr)
+{
+	return 2 * nr * (ilog2(nr) + 1);
+}
+
 /**
  * ddebug_index_candidates - the runs of a table a query may select
  * @dt: the table
@@ -247,27 +254,36 @@ static void equal_range(const struct ddebug_table *dt, const u32 *order,
  * is looked up in the index, which is sorted on the first such lookup;
  * otherwise, or when there is no memory to sort it, every run is a
  * candidate.  The candidates are a superset of the matching sites: callers
- * still check every selector.  O(log R) for R runs once sorted.
+ * still check every selector.  O(log R) for R runs once sorted, O(R log R)
+ * for the lookup that sorts.
  * Context: ddebug_lock held, or @dt private to the caller; may sleep.
+ * Return: the work done, in sites a walk could have looked at meanwhile:
+ * large for the lookup that sorted the index, small otherwise.
  */
-void ddebug_index_candidates(struct ddebug_table *dt,
-			     const struct ddebug_query *q,
-			     struct ddebug_runs *out)
+unsigned int ddebug_index_candidates(struct ddebug_table *dt,
+				     const struct ddebug_query *q,
+				     struct ddebug_runs *out)
 {
 	const struct ddebug_index *ix = &dt->index;
 	bool by_func = q->func && is_literal(q->func);
 	bool by_file = q->file && is_literal(q->file);
+	unsigned int work = 0;
 
 	out->order = NULL;
 	out->pos = 0;
 	out->end = ix->nr_runs;
-	if ((!by_func && !by_file) ||
-	    (!ix->by_function && ix->nr_runs && index_sort(dt)))
-		return;
+	if (!by_func && !by_file)
+		return 0;
+	if (!ix->by_function && ix->nr_runs) {
+		work = sort_work(ix->nr_runs);
+		if (index_sort(dt))
+			return work;
+	}
 	if (by_func)
 		equal_range(dt, ix->by_function, run_function, q->func, out);
 	else
 		equal_range(dt, ix->by_file, run_file, kbasename(q->file),
 			    out);
+	return work + 2 * (ilog2(ix->nr_runs) + 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_index_candidates);

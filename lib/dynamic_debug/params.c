@@ -372,12 +372,15 @@ static void class_apply(const struct ddebug_class_param *dcp,
 		class_remember(dcp);
 		return;
 	}
+	/* Every class the update changes, as one write. */
+	mutex_lock(&ddebug_write_lock);
 	for (i = 0; i < map->length && i < BITS_PER_LONG; i++) {
 		bool on = new & BIT(i);
 
 		if (on != !!(old & BIT(i)))
 			found += class_switch(dcp, map->class_names[i], on);
 	}
+	mutex_unlock(&ddebug_write_lock);
 	ddebug_vlog(DDEBUG_V_MODULES, "classes 0x%lx -> 0x%lx: %u matches\n",
 		    old, new, found);
 }
