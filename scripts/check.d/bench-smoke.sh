@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: the bench's smoke run (make bench-smoke): our kernel alone
+# make check-all: the bench's smoke run (make bench-smoke): our kernel alone
 # with 1000 sites; passes when every metric was produced and every site
 # count is right. It judges no timing: the figures live in make bench.
 

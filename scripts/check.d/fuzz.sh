@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: a bounded run of the control-file fuzzer (scripts/fuzz.sh),
+# make check-all: a bounded run of the control-file fuzzer (scripts/fuzz.sh),
 # FUZZ_COUNT writes (default 50000) from a random seed, which it prints
 # with the command that replays the run. Runs under build/.lock (from
 # scripts/check.sh). The invariants are our core's (all-or-nothing writes,

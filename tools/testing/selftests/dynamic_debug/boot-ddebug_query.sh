@@ -14,12 +14,12 @@ ktap_plan 5
 
 K=lib/kobject.c
 
-if ! dd_is_ours; then
+if ! boot_param_known ddebug_query; then
 	for d in "every $K site is on after boot" \
 		"$K sites printed during boot" \
 		"sites of other files are untouched" \
 		"ddebug_query is not reported as unknown"; do
-		ktap_skip "$d" "upstream 6.12 has no ddebug_query"
+		ktap_skip "$d" "no ddebug_query= parameter"
 	done
 else
 	ktap_check "every $K site is on after boot" file_flags_are "$K" "=p"

@@ -37,13 +37,13 @@ ktap_check "kobject_add_internal printed during boot" \
 ktap_expect "dyndbg is not reported as an unknown parameter" "" \
 	"$(log_lines 'Unknown kernel command line' | grep dyndbg)"
 
-if dd_is_ours; then
+if boot_param_known ddebug_query; then
 	ktap_expect "ddebug_query beside dyndbg also applies" "=pm" \
 		"$(grep -F ']kobject_cleanup =' "$DD_CONTROL" | awk '{ print $3 }' |
 			sort -u)"
 else
 	ktap_skip "ddebug_query beside dyndbg also applies" \
-		"upstream 6.12 has no ddebug_query"
+		"no ddebug_query= parameter"
 fi
 
 ktap_finish

@@ -24,20 +24,22 @@ ktap_check "a built-in module's query stays in that module" \
 ktap_expect "MODULE.dyndbg of unloaded modules is not reported as unknown" "" \
 	"$(log_lines 'Unknown kernel command line' | grep dyndbg)"
 
+RUNS=
+insmod_runs_cmdline "$M" && RUNS=1
 KO=$(mod_ko "$M")
 mod_unload "$M"
 log_clear
 insmod "$KO"
-if dd_is_ours; then
+if [ -n "$RUNS" ]; then
 	ktap_check "plain insmod: init messages print with the module name" \
 		log_has_line "$M: sites init start"
 	ktap_expect "plain insmod: only the sites the query names are on" \
 		"$SITES_INIT1 $SITES_INIT2" "$(dd_enabled_lines "$M")"
 else
 	ktap_skip "plain insmod: init messages print with the module name" \
-		"upstream needs modprobe to pass MODULE.dyndbg"
+		"plain insmod does not run MODULE.dyndbg= of the command line"
 	ktap_skip "plain insmod: only the sites the query names are on" \
-		"upstream needs modprobe to pass MODULE.dyndbg"
+		"plain insmod does not run MODULE.dyndbg= of the command line"
 fi
 mod_unload "$M"
 
@@ -55,12 +57,12 @@ KO=$(mod_ko "$C")
 mod_unload "$C"
 log_clear
 if [ -n "$KO" ] && insmod "$KO"; then
-	if dd_is_ours; then
+	if [ -n "$RUNS" ]; then
 		ktap_check "plain insmod $C: init messages with the module name" \
 			log_has_line "$C: test_dd: init start"
 	else
 		ktap_skip "plain insmod $C: init messages with the module name" \
-			"upstream needs modprobe to pass MODULE.dyndbg"
+			"plain insmod does not run MODULE.dyndbg= of the command line"
 	fi
 else
 	ktap_not_ok "plain insmod $C: init messages with the module name" \

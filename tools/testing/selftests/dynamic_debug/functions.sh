@@ -177,15 +177,95 @@ require_module()
 		ktap_skip_all "module $1 has no call sites (built without dynamic debug)"
 }
 
-# Our core has features upstream 6.12 lacks. The read-only "enabled" file
-# beside "control" is one of them, so its absence means an upstream core:
-# checks of our additions then report SKIP instead of failing.
-dd_is_ours()
+# ---------------------------------------------------------- features --
+# Not every kernel's dynamic debug has everything the tests check: each
+# probe below says whether this one has a feature, and a test that needs
+# one it lacks skips, giving the probe's reason.
+
+# has_file NAME: the control file has a sibling NAME ("enabled", "hits").
+has_file()
 {
-	[ -f "$DD_DIR/enabled" ]
+	[ -f "$DD_DIR/$1" ]
 }
 
-NOT_OURS="upstream 6.12 core (no 'enabled' file): feature is ours only"
+# has_flag LETTER: queries take flag LETTER (the probe removes it from a
+# function no site has, so nothing changes).
+has_flag()
+{
+	dd_write "func dd_probe_no_such_function -$1"
+}
+
+# has_keyword WORD: queries take WORD as a keyword naming a function.
+has_keyword()
+{
+	dd_write "$1 dd_probe_no_such_function -p"
+}
+
+# all_or_nothing MODULE: a write whose second query is bad leaves the
+# sites of MODULE (loaded, none of its sites with t) as they were.
+all_or_nothing()
+{
+	local before
+
+	before=$(dd_lines "$1")
+	dd_write "module $1 +t
+dd_probe_no_such_keyword x +p"
+	[ "$(dd_lines "$1")" = "$before" ] && return 0
+	dd_write "module $1 -t"
+	return 1
+}
+
+# errors_name_query: the message for a bad query names it ("query 1").
+errors_name_query()
+{
+	local n
+
+	n=$(log_count "query 1")
+	dd_write "dd_probe_no_such_keyword x +p"
+	[ "$(log_count "query 1")" -gt "$n" ]
+}
+
+# has_replay: a line of the control listing, written back, is taken as a
+# query for its site.
+has_replay()
+{
+	dd_write "$(grep -v '^#' "$DD_CONTROL" | head -n 1)"
+}
+
+# insmod_runs_cmdline MODULE: a plain insmod of MODULE (unloaded again)
+# runs the command line's MODULE.dyndbg=: a site is on, or the query is
+# reported.
+insmod_runs_cmdline()
+{
+	local n ran=
+
+	n=$(log_count "$1.dyndbg")
+	mod_unload "$1"
+	insmod "$(mod_ko "$1")" 2>/dev/null || return 1
+	if [ -n "$(dd_enabled_lines "$1")" ] ||
+	   [ "$(log_count "$1.dyndbg")" -gt "$n" ]; then
+		ran=1
+	fi
+	mod_unload "$1"
+	[ -n "$ran" ]
+}
+
+# boot_param_known NAME: the kernel took NAME= from its command line (it
+# did not pass it on to init as an unknown parameter).
+boot_param_known()
+{
+	! log_lines 'Unknown kernel command line' | grep -qE "[\" ]$1="
+}
+
+# require_feature WHAT PROBE...: skip the whole script unless PROBE
+# succeeds; WHAT names the feature in the reason.
+require_feature()
+{
+	local what=$1
+
+	shift
+	"$@" || ktap_skip_all "this kernel has no $what"
+}
 
 # ---------------------------------------------------------- control file --
 

@@ -77,14 +77,14 @@ ktap_expect "-p turns the output off again" "" "$OUT"
 
 # --- file X function F
 
-if dd_is_ours; then
+if has_keyword function; then
 	article "file $F function $DRIVER_PROBE_FN +p"
 	reprobe
 	ktap_expect "file $F function $DRIVER_PROBE_FN +p" "$PROBE_LOG" \
 		"$OUT"
 else
 	ktap_skip "file $F function $DRIVER_PROBE_FN +p" \
-		"$NOT_OURS (upstream spells it func)"
+		"no keyword function (only func)"
 fi
 article "file $F func $DRIVER_PROBE_FN +p"
 reprobe

@@ -90,11 +90,11 @@ expect_sites "func with ?" "func sites_?eta +p" "$SITES_BETA1 $SITES_BETA2"
 expect_sites "func with *" "func *_alpha +p" "$SITES_ALPHA1 $SITES_ALPHA2"
 expect_sites "func of an __init function" "func sites_init +p" \
 	"$SITES_INIT1 $SITES_INIT2"
-if dd_is_ours; then
+if has_keyword function; then
 	expect_sites "function is an alias of func" "function sites_beta +p" \
 		"$SITES_BETA1 $SITES_BETA2"
 else
-	ktap_skip "function is an alias of func" "$NOT_OURS"
+	ktap_skip "function is an alias of func" "no keyword function"
 fi
 
 # --- module
