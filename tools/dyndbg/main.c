@@ -48,7 +48,9 @@ static const struct command commands[] = {
 	{ "top", "top [-n N] [--interval S] [--once]", do_top },
 	{ "trace", "trace [QUERY]", do_trace },
 	{ "run", "run QUERY FLAGS -- COMMAND [ARGS]", do_run },
-	{ "persist", "persist QUERY FLAGS --module M [--boot] | --list | --remove M", do_persist },
+	{ "persist",
+	  "persist QUERY FLAGS --module M [--boot] [--dir DIR] | --list | --remove M",
+	  do_persist },
 	{ "doctor", "doctor [QUERY]", do_doctor },
 	{ "help", "help [COMMAND]", do_help },
 };
