@@ -199,6 +199,8 @@ do_initramfs() {
 		install -D -t "$root/lib/modules/$kver/extra" "$OUT"/test_modules/*.ko &&
 		depmod -b "$root" "$kver" &&
 		gcc -static -O2 -s -o "$root/bin/dyndbg_fuzz" "$TOP/$SELFTEST_DIR/fuzz/dyndbg_fuzz.c" &&
+		quiet make -C "$TOP/tools/dyndbg" STATIC=1 OUTPUT="$OUT/dyndbg/" &&
+		install -s "$OUT/dyndbg/dyndbg" "$root/bin/" &&
 		quiet make -C "$OURS_TREE/tools/testing/selftests" TARGETS=dynamic_debug \
 			TEST_GEN_MODS_DIR= INSTALL_PATH="$root/kselftest" install || return 1
 	# Renamed into place: a guest of another suite may be starting from it.

@@ -190,6 +190,8 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
  * @found: matching sites so far
  * @work: work done in the current hold of ddebug_lock
  * @dry: only count the matching sites, change none
+ * @visit: if set, called for each matching site (a preview)
+ * @arg: passed to @visit
  */
 struct apply_walk {
 	struct list_head *tables;
@@ -202,6 +204,8 @@ struct apply_walk {
 	unsigned int found;
 	unsigned int work;
 	bool dry;
+	ddebug_visit_fn visit;
+	void *arg;
 };
 
 static struct ddebug_table *walk_next_table(const struct apply_walk *w)
@@ -266,6 +270,9 @@ static void walk_run(struct apply_walk *w, const struct ddebug_query *q)
 		if (!site_matches(dp, q, w->class_id))
 			continue;
 		w->found++;
+		if (w->visit)
+			w->visit(w->arg, dt, dp,
+				 (site_flags(dp) & q->mask) | q->set);
 		if (!w->dry && site_apply(dt, dp, q))
 			w->work += WORK_PER_CHANGE;
 	}
@@ -500,3 +507,72 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 	kfree(buf);
 	return ret;
 }
+
+/* ===================== previewing a text ===================== */
+
+/* Walk @q over @tables like a dry walk_query(), calling @visit per site. */
+static unsigned int walk_preview(struct list_head *tables,
+				 const struct ddebug_query *q,
+				 ddebug_visit_fn visit, void *arg)
+{
+	struct apply_walk w = {
+		.tables = tables, .dry = true, .visit = visit, .arg = arg,
+	};
+
+	mutex_lock(&ddebug_lock);
+	w.gen = ddebug_tables_gen;
+	if (!list_empty(tables))
+		walk_enter(&w, list_first_entry(tables, struct ddebug_table,
+						link), q);
+	while (walk_some(&w, q)) {
+		mutex_unlock(&ddebug_lock);
+		cond_resched();
+		mutex_lock(&ddebug_lock);
+	}
+	mutex_unlock(&ddebug_lock);
+	return w.found;
+}
+
+/**
+ * ddebug_preview - show what a text of queries would select, changing nothing
+ * @tables: the registry, or a test's private list
+ * @buf: the queries; writable, the parser splits it in place
+ * @visit: called under ddebug_lock for each site a query selects, with the
+ *	flags that query would give it
+ * @arg: passed to @visit
+ * @err: filled when the text is rejected; its word points into @buf
+ *
+ * The text is checked exactly as ddebug_run() checks it, so a text that
+ * ddebug_run() rejects is rejected here with the same error.  Then each
+ * query is walked in order with the core's own matching; each query's
+ * flags are computed from the sites' current flags, as no query applies.
+ * A site selected by several queries is visited once per query.
+ *
+ * Context: process context, ddebug_lock not held; sleeps.
+ * Return: the number of sites visited, -EINVAL for an invalid text, or
+ * -ENOMEM.
+ */
+int ddebug_preview(struct list_head *tables, char *buf,
+		   ddebug_visit_fn visit, void *arg,
+		   struct ddebug_parse_error *err)
+{
+	struct ddebug_parser ps;
+	struct ddebug_query q;
+	unsigned int count, found = 0;
+	char *copy;
+	int ret;
+
+	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
+	if (!copy)
+		return -ENOMEM;
+	ret = check_text(tables, buf, &count, err);
+	if (!ret) {
+		ddebug_parser_init(&ps, copy);
+		while (ddebug_parse_next(&ps, &q, err) > 0)
+			found += walk_preview(tables, &q, visit, arg);
+		ret = found;
+	}
+	kfree(copy);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_preview);

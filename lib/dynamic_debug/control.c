@@ -3,7 +3,8 @@
  * The control files of dynamic debug: "control" (read the sites, write
  * queries), the read-only "enabled" (only sites with flags) and "hits"
  * (sites that fired, with their counts; writing 0 resets them), all in
- * <debugfs>/dynamic_debug/ and /proc/dynamic_debug/.
+ * <debugfs>/dynamic_debug/ and /proc/dynamic_debug/.  "preview" takes
+ * queries like control and lists what they would select, changing nothing.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
@@ -14,6 +15,7 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -23,6 +25,7 @@
 #define CONTROL_MODE	0600
 #define ENABLED_MODE	0400
 #define HITS_MODE	0600
+#define PREVIEW_MODE	CONTROL_MODE
 
 /* Which sites a listing shows. */
 enum listing {
@@ -276,6 +279,182 @@ bad:
 	return -EINVAL;
 }
 
+/* ===================== preview ===================== */
+
+/* Longest preview kept: about 400 bytes for each of 100,000 sites. */
+#define PREVIEW_MAX	(40 << 20)
+
+/**
+ * struct preview - what the last write to one open preview file selected
+ * @text: the listing, in the control format, or NULL
+ * @len: bytes used in @text
+ * @size: bytes allocated for @text
+ * @err: 0, or -ENOMEM / -E2BIG once the listing could not grow
+ * @lock: serialises writes and reads of this open file
+ */
+struct preview {
+	char *text;
+	size_t len;
+	size_t size;
+	int err;
+	struct mutex lock;	/* serialises the writes and reads of this open file */
+};
+
+/* Make room for @need more bytes; false (and @p->err set) if impossible. */
+static bool preview_room(struct preview *p, size_t need)
+{
+	size_t size = p->size ?: PAGE_SIZE;
+	char *text;
+
+	if (p->err)
+		return false;
+	if (p->len + need <= p->size)
+		return true;
+	while (size < p->len + need)
+		size *= 2;
+	if (size > PREVIEW_MAX) {
+		p->err = -E2BIG;
+		return false;
+	}
+	text = kvrealloc(p->text, size, GFP_KERNEL | __GFP_NOWARN);
+	if (!text) {
+		p->err = -ENOMEM;
+		return false;
+	}
+	p->text = text;
+	p->size = size;
+	return true;
+}
+
+static void preview_puts(struct preview *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (preview_room(p, n)) {
+		memcpy(p->text + p->len, s, n);
+		p->len += n;
+	}
+}
+
+/* One site as control shows it, with @flags for its flags. */
+static void preview_site(void *arg, const struct ddebug_table *dt,
+			 const struct _ddebug *dp, unsigned int flags)
+{
+	struct preview *p = arg;
+	char fl[DDEBUG_FLAGS_BUFSZ], head[160], esc[3] = "\\";
+	const char *s, *class;
+
+	snprintf(head, sizeof(head), "%s:%u [%s]%s =%s \"",
+		 ddebug_site_file(dp), site_lineno(dp), dt->mod_name,
+		 site_function(dp), ddebug_flags_describe(flags, fl, sizeof(fl)));
+	preview_puts(p, head);
+	for (s = site_format(dp); *s; s++) {
+		esc[1] = *s == '\t' ? 't' : *s == '\r' ? 'r' :
+			 *s == '\n' ? 'n' : 0;
+		if (esc[1])
+			preview_puts(p, esc);
+		else if (preview_room(p, 1))
+			p->text[p->len++] = *s;
+	}
+	class = site_has_class(dp) ? ddebug_class_name(dt, dp) : NULL;
+	if (class)
+		snprintf(head, sizeof(head), "\" class:%s\n", class);
+	else if (site_has_class(dp))
+		snprintf(head, sizeof(head), "\" class unknown, _id:%d\n",
+			 site_class(dp));
+	else
+		strscpy(head, "\"\n", sizeof(head));
+	preview_puts(p, head);
+}
+
+static int preview_open(struct inode *inode, struct file *file)
+{
+	struct preview *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return -ENOMEM;
+	mutex_init(&p->lock);
+	file->private_data = p;
+	return 0;
+}
+
+static int preview_release(struct inode *inode, struct file *file)
+{
+	struct preview *p = file->private_data;
+
+	kvfree(p->text);
+	kfree(p);
+	return 0;
+}
+
+/* Run the queries of @text as a preview into @p, replacing what it held. */
+static int preview_run(struct preview *p, char *text)
+{
+	struct ddebug_parse_error err;
+	int ret;
+
+	p->len = 0;
+	p->err = 0;
+	preview_puts(p, control_header);
+	ret = ddebug_preview(&ddebug_tables, text, preview_site, p, &err);
+	if (ret == -EINVAL)
+		ddebug_report_error(NULL, &err);
+	if (ret >= 0 && p->err) {
+		pr_err("preview: the listing is larger than %d bytes\n",
+		       PREVIEW_MAX);
+		ret = p->err;
+	}
+	if (ret < 0)
+		p->len = 0;
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The file position stays at 0 so that a read on the same open file
+ * returns the listing from its start.
+ */
+static ssize_t preview_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *offp)
+{
+	struct preview *p = file->private_data;
+	char *text;
+	int ret;
+
+	if (!len)
+		return 0;
+	if (len > DDEBUG_QUERY_MAX) {
+		pr_err("write of %zu bytes refused: the limit is %d\n",
+		       len, DDEBUG_QUERY_MAX);
+		return -E2BIG;
+	}
+	text = memdup_user_nul(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	if (strlen(text) != len) {
+		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
+		kfree(text);
+		return -EINVAL;
+	}
+	mutex_lock(&p->lock);
+	ret = preview_run(p, text);
+	mutex_unlock(&p->lock);
+	kfree(text);
+	*offp = 0;
+	return ret ?: len;
+}
+
+static ssize_t preview_read(struct file *file, char __user *ubuf,
+			    size_t len, loff_t *offp)
+{
+	struct preview *p = file->private_data;
+	ssize_t ret;
+
+	mutex_lock(&p->lock);
+	ret = simple_read_from_buffer(ubuf, len, offp, p->text, p->len);
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
 /* ===================== files ===================== */
 
 static const struct file_operations control_fops = {
@@ -302,6 +481,23 @@ static const struct file_operations hits_fops = {
 	.llseek = seq_lseek,
 	.release = seq_release_private,
 	.write = hits_write,
+};
+
+static const struct file_operations preview_fops = {
+	.owner = THIS_MODULE,
+	.open = preview_open,
+	.read = preview_read,
+	.write = preview_write,
+	.llseek = default_llseek,
+	.release = preview_release,
+};
+
+static const struct proc_ops preview_proc_ops = {
+	.proc_open = preview_open,
+	.proc_read = preview_read,
+	.proc_write = preview_write,
+	.proc_lseek = default_llseek,
+	.proc_release = preview_release,
 };
 
 static const struct proc_ops control_proc_ops = {
@@ -342,6 +538,8 @@ static int __init ddebug_control_init(void)
 		debugfs_create_file("enabled", ENABLED_MODE, dir, NULL,
 				    &enabled_fops);
 		debugfs_create_file("hits", HITS_MODE, dir, NULL, &hits_fops);
+		debugfs_create_file("preview", PREVIEW_MODE, dir, NULL,
+				    &preview_fops);
 	}
 
 	proc_dir = proc_mkdir("dynamic_debug", NULL);
@@ -350,6 +548,7 @@ static int __init ddebug_control_init(void)
 	proc_create("control", CONTROL_MODE, proc_dir, &control_proc_ops);
 	proc_create("enabled", ENABLED_MODE, proc_dir, &enabled_proc_ops);
 	proc_create("hits", HITS_MODE, proc_dir, &hits_proc_ops);
+	proc_create("preview", PREVIEW_MODE, proc_dir, &preview_proc_ops);
 	return 0;
 }
 

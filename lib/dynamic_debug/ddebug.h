@@ -418,6 +418,13 @@ int ddebug_exec(const char *text, const char *modname, const char *source);
 void ddebug_walk_pause(void);
 #endif
 
+/* Called for each site a previewed query selects, with its would-be flags. */
+typedef void (*ddebug_visit_fn)(void *arg, const struct ddebug_table *dt,
+				const struct _ddebug *dp, unsigned int flags);
+int ddebug_preview(struct list_head *tables, char *buf,
+		   ddebug_visit_fn visit, void *arg,
+		   struct ddebug_parse_error *err);
+
 /* ===================== params ===================== */
 
 void ddebug_params_boot(void);
