@@ -308,24 +308,25 @@ VISIBLE_IF_KUNIT void ddebug_walk_pause(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_walk_pause);
 
-/* Walk @q over @tables, changing the matching sites unless @dry. */
-static unsigned int walk_query(struct list_head *tables,
-			       const struct ddebug_query *q, bool dry)
+/*
+ * Walk @q over @w's tables, changing the matching sites unless @w is dry
+ * and calling its visitor, if any, for each of them.
+ */
+static unsigned int walk_query(struct apply_walk *w,
+			       const struct ddebug_query *q)
 {
-	struct apply_walk w = { .tables = tables, .dry = dry };
-
 	mutex_lock(&ddebug_lock);
-	w.gen = ddebug_tables_gen;
-	if (!list_empty(tables))
-		walk_enter(&w, list_first_entry(tables, struct ddebug_table,
-						link), q);
-	while (walk_some(&w, q)) {
+	w->gen = ddebug_tables_gen;
+	if (!list_empty(w->tables))
+		walk_enter(w, list_first_entry(w->tables, struct ddebug_table,
+					       link), q);
+	while (walk_some(w, q)) {
 		mutex_unlock(&ddebug_lock);
 		ddebug_walk_pause();
 		mutex_lock(&ddebug_lock);
 	}
 	mutex_unlock(&ddebug_lock);
-	return w.found;
+	return w->found;
 }
 
 /**
@@ -348,8 +349,10 @@ static unsigned int walk_query(struct list_head *tables,
 unsigned int ddebug_apply_query(struct list_head *tables,
 				const struct ddebug_query *q)
 {
+	struct apply_walk w = { .tables = tables };
+
 	lockdep_assert_held(&ddebug_write_lock);
-	return walk_query(tables, q, false);
+	return walk_query(&w, q);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
 
@@ -378,7 +381,9 @@ static bool module_listed(struct list_head *tables, const char *module)
 static int site_exists(struct list_head *tables, const struct ddebug_query *q,
 		       struct ddebug_parse_error *err)
 {
-	if (walk_query(tables, q, true))
+	struct apply_walk w = { .tables = tables, .dry = true };
+
+	if (walk_query(&w, q))
 		return 0;
 	err->reason = module_listed(tables, q->module) ? DDEBUG_ERR_NO_SITE :
 							 DDEBUG_ERR_NO_MODULE;
@@ -510,29 +515,6 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 
 /* ===================== previewing a text ===================== */
 
-/* Walk @q over @tables like a dry walk_query(), calling @visit per site. */
-static unsigned int walk_preview(struct list_head *tables,
-				 const struct ddebug_query *q,
-				 ddebug_visit_fn visit, void *arg)
-{
-	struct apply_walk w = {
-		.tables = tables, .dry = true, .visit = visit, .arg = arg,
-	};
-
-	mutex_lock(&ddebug_lock);
-	w.gen = ddebug_tables_gen;
-	if (!list_empty(tables))
-		walk_enter(&w, list_first_entry(tables, struct ddebug_table,
-						link), q);
-	while (walk_some(&w, q)) {
-		mutex_unlock(&ddebug_lock);
-		cond_resched();
-		mutex_lock(&ddebug_lock);
-	}
-	mutex_unlock(&ddebug_lock);
-	return w.found;
-}
-
 /**
  * ddebug_preview - show what a text of queries would select, changing nothing
  * @tables: the registry, or a test's private list
@@ -568,8 +550,14 @@ int ddebug_preview(struct list_head *tables, char *buf,
 	ret = check_text(tables, buf, &count, err);
 	if (!ret) {
 		ddebug_parser_init(&ps, copy);
-		while (ddebug_parse_next(&ps, &q, err) > 0)
-			found += walk_preview(tables, &q, visit, arg);
+		while (ddebug_parse_next(&ps, &q, err) > 0) {
+			struct apply_walk w = {
+				.tables = tables, .dry = true,
+				.visit = visit, .arg = arg,
+			};
+
+			found += walk_query(&w, &q);
+		}
 		ret = found;
 	}
 	kfree(copy);

@@ -12,10 +12,11 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/mm.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/mm.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -159,25 +160,16 @@ static void show_format(struct seq_file *m, const char *s)
 	seq_putc(m, '"');
 }
 
-static int control_show(struct seq_file *m, void *v)
+/* One site as a listing shows it, with @flags for its flags. */
+static void show_site(struct seq_file *m, const struct ddebug_table *dt,
+		      const struct _ddebug *dp, unsigned int flags)
 {
-	struct control_reader *r = m->private;
-	const struct ddebug_table *dt = r->it.table;
-	const struct _ddebug *dp = v;
-	char flags[DDEBUG_FLAGS_BUFSZ];
+	char fl[DDEBUG_FLAGS_BUFSZ];
 	const char *class;
 
-	if (v == SEQ_START_TOKEN) {
-		if (r->listing != LIST_HITS)
-			seq_puts(m, control_header);
-		return 0;
-	}
-
-	if (r->listing == LIST_HITS)
-		seq_printf(m, "%lu ", ddebug_site_hits(dt, dp));
 	seq_printf(m, "%s:%u [%s]%s =%s ", ddebug_site_file(dp), site_lineno(dp),
 		   dt->mod_name, site_function(dp),
-		   ddebug_flags_describe(site_flags(dp), flags, sizeof(flags)));
+		   ddebug_flags_describe(flags, fl, sizeof(fl)));
 	show_format(m, site_format(dp));
 	/* A class the module did not declare is shown by its number. */
 	class = site_has_class(dp) ? ddebug_class_name(dt, dp) : NULL;
@@ -187,6 +179,23 @@ static int control_show(struct seq_file *m, void *v)
 		seq_printf(m, " class unknown, _id:%d\n", site_class(dp));
 	else
 		seq_putc(m, '\n');
+}
+
+static int control_show(struct seq_file *m, void *v)
+{
+	struct control_reader *r = m->private;
+	const struct ddebug_table *dt = r->it.table;
+	const struct _ddebug *dp = v;
+
+	if (v == SEQ_START_TOKEN) {
+		if (r->listing != LIST_HITS)
+			seq_puts(m, control_header);
+		return 0;
+	}
+
+	if (r->listing == LIST_HITS)
+		seq_printf(m, "%lu ", ddebug_site_hits(dt, dp));
+	show_site(m, dt, dp, site_flags(dp));
 	return 0;
 }
 
@@ -226,6 +235,30 @@ static int hits_open(struct inode *inode, struct file *file)
 
 /* ===================== writing ===================== */
 
+/*
+ * A written text of queries, NUL-terminated, or an ERR_PTR: too long, or
+ * with a NUL byte, at which the parser would stop and ignore the rest.
+ */
+static char *text_from_user(const char __user *ubuf, size_t len)
+{
+	char *text;
+
+	if (len > DDEBUG_QUERY_MAX) {
+		pr_err("write of %zu bytes refused: the limit is %d\n",
+		       len, DDEBUG_QUERY_MAX);
+		return ERR_PTR(-E2BIG);
+	}
+	text = memdup_user_nul(ubuf, len);
+	if (IS_ERR(text))
+		return text;
+	if (strlen(text) != len) {
+		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
+		kfree(text);
+		return ERR_PTR(-EINVAL);
+	}
+	return text;
+}
+
 static ssize_t control_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *offp)
 {
@@ -234,20 +267,9 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 
 	if (!len)
 		return 0;
-	if (len > DDEBUG_QUERY_MAX) {
-		pr_err("write of %zu bytes refused: the limit is %d\n",
-		       len, DDEBUG_QUERY_MAX);
-		return -E2BIG;
-	}
-	text = memdup_user_nul(ubuf, len);
+	text = text_from_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	/* The parser would stop at a NUL and ignore the rest of the write. */
-	if (strlen(text) != len) {
-		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
-		kfree(text);
-		return -EINVAL;
-	}
 
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n", len);
 	ret = ddebug_exec(text, NULL, NULL);
@@ -284,87 +306,136 @@ bad:
 /* Longest preview kept: about 400 bytes for each of 100,000 sites. */
 #define PREVIEW_MAX	(40 << 20)
 
-/**
- * struct preview - what the last write to one open preview file selected
- * @text: the listing, in the control format, or NULL
- * @len: bytes used in @text
- * @size: bytes allocated for @text
- * @err: 0, or -ENOMEM / -E2BIG once the listing could not grow
- * @lock: serialises writes and reads of this open file
- */
-struct preview {
-	char *text;
-	size_t len;
-	size_t size;
-	int err;
-	struct mutex lock;	/* serialises the writes and reads of this open file */
+/* Where one previewed site's line is in the listing, and where it goes. */
+struct preview_line {
+	u32 table;	/* id of its table: tables are listed in id order */
+	u32 site;	/* its index in the table: listed from the last */
+	u32 seq;	/* visits of one site by several queries keep their order */
+	u32 off;	/* offset of the line in the listing */
+	u32 len;	/* and its length */
 };
 
-/* Make room for @need more bytes; false (and @p->err set) if impossible. */
-static bool preview_room(struct preview *p, size_t need)
-{
-	size_t size = p->size ?: PAGE_SIZE;
-	char *text;
+/**
+ * struct preview - what the last write to one open preview file selected
+ * @out: the listing, written with the seq_file printers into a buffer of
+ *	its own (only its buf, size and count are used), NULL buf if none
+ * @lines: the lines of @out after its header, in the order visited
+ * @nr_lines: used entries of @lines
+ * @max_lines: allocated entries of @lines
+ * @err: 0, or -ENOMEM / -E2BIG once the listing could not grow
+ * @lock: serialises the writes and reads of this open file
+ */
+struct preview {
+	struct seq_file out;
+	struct preview_line *lines;
+	u32 nr_lines;
+	u32 max_lines;
+	int err;
+	struct mutex lock;	/* protects all of the above */
+};
 
-	if (p->err)
-		return false;
-	if (p->len + need <= p->size)
-		return true;
-	while (size < p->len + need)
-		size *= 2;
+/* Double the listing's buffer; false (and @p->err set) if impossible. */
+static bool preview_grow(struct preview *p)
+{
+	size_t size = p->out.size ? 2 * p->out.size : PAGE_SIZE;
+	char *buf;
+
 	if (size > PREVIEW_MAX) {
 		p->err = -E2BIG;
 		return false;
 	}
-	text = kvrealloc(p->text, size, GFP_KERNEL | __GFP_NOWARN);
-	if (!text) {
+	buf = kvrealloc(p->out.buf, size, GFP_KERNEL | __GFP_NOWARN);
+	if (!buf) {
 		p->err = -ENOMEM;
 		return false;
 	}
-	p->text = text;
-	p->size = size;
+	p->out.buf = buf;
+	p->out.size = size;
 	return true;
 }
 
-static void preview_puts(struct preview *p, const char *s)
+/* Room for one more line entry; false (and @p->err set) if impossible. */
+static bool preview_line_room(struct preview *p)
 {
-	size_t n = strlen(s);
+	u32 max = p->max_lines ? 2 * p->max_lines : 256;
+	struct preview_line *lines;
 
-	if (preview_room(p, n)) {
-		memcpy(p->text + p->len, s, n);
-		p->len += n;
+	if (p->nr_lines < p->max_lines)
+		return true;
+	lines = kvrealloc(p->lines, array_size(max, sizeof(*lines)),
+			  GFP_KERNEL | __GFP_NOWARN);
+	if (!lines) {
+		p->err = -ENOMEM;
+		return false;
 	}
+	p->lines = lines;
+	p->max_lines = max;
+	return true;
 }
 
-/* One site as control shows it, with @flags for its flags. */
+/* Visitor of ddebug_preview(): one site, as control would show it. */
 static void preview_site(void *arg, const struct ddebug_table *dt,
 			 const struct _ddebug *dp, unsigned int flags)
 {
 	struct preview *p = arg;
-	char fl[DDEBUG_FLAGS_BUFSZ], head[160], esc[3] = "\\";
-	const char *s, *class;
+	size_t start = p->out.count;
 
-	snprintf(head, sizeof(head), "%s:%u [%s]%s =%s \"",
-		 ddebug_site_file(dp), site_lineno(dp), dt->mod_name,
-		 site_function(dp), ddebug_flags_describe(flags, fl, sizeof(fl)));
-	preview_puts(p, head);
-	for (s = site_format(dp); *s; s++) {
-		esc[1] = *s == '\t' ? 't' : *s == '\r' ? 'r' :
-			 *s == '\n' ? 'n' : 0;
-		if (esc[1])
-			preview_puts(p, esc);
-		else if (preview_room(p, 1))
-			p->text[p->len++] = *s;
+	if (p->err || !preview_line_room(p))
+		return;
+	while (!p->err) {
+		show_site(&p->out, dt, dp, flags);
+		if (!seq_has_overflowed(&p->out)) {
+			p->lines[p->nr_lines] = (struct preview_line) {
+				.table = dt->id, .site = dp - dt->sites,
+				.seq = p->nr_lines, .off = start,
+				.len = p->out.count - start,
+			};
+			p->nr_lines++;
+			return;
+		}
+		p->out.count = start;
+		preview_grow(p);
 	}
-	class = site_has_class(dp) ? ddebug_class_name(dt, dp) : NULL;
-	if (class)
-		snprintf(head, sizeof(head), "\" class:%s\n", class);
-	else if (site_has_class(dp))
-		snprintf(head, sizeof(head), "\" class unknown, _id:%d\n",
-			 site_class(dp));
-	else
-		strscpy(head, "\"\n", sizeof(head));
-	preview_puts(p, head);
+}
+
+static int preview_line_cmp(const void *a, const void *b)
+{
+	const struct preview_line *x = a, *y = b;
+
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	if (x->site != y->site)
+		return x->site > y->site ? -1 : 1;
+	return x->seq < y->seq ? -1 : 1;
+}
+
+/*
+ * Put the listing's lines in the order control lists their sites, so that
+ * a preview and a later read of control compare line for line.
+ */
+static void preview_order(struct preview *p)
+{
+	size_t pos;
+	char *buf;
+	u32 i;
+
+	if (!p->nr_lines)
+		return;
+	buf = kvmalloc(p->out.size, GFP_KERNEL | __GFP_NOWARN);
+	if (!buf) {
+		p->err = -ENOMEM;
+		return;
+	}
+	/* What comes before the first site visited stays first. */
+	pos = p->lines[0].off;
+	memcpy(buf, p->out.buf, pos);
+	sort(p->lines, p->nr_lines, sizeof(*p->lines), preview_line_cmp, NULL);
+	for (i = 0; i < p->nr_lines; i++) {
+		memcpy(buf + pos, p->out.buf + p->lines[i].off, p->lines[i].len);
+		pos += p->lines[i].len;
+	}
+	kvfree(p->out.buf);
+	p->out.buf = buf;
 }
 
 static int preview_open(struct inode *inode, struct file *file)
@@ -382,7 +453,8 @@ static int preview_release(struct inode *inode, struct file *file)
 {
 	struct preview *p = file->private_data;
 
-	kvfree(p->text);
+	kvfree(p->out.buf);
+	kvfree(p->lines);
 	kfree(p);
 	return 0;
 }
@@ -393,19 +465,24 @@ static int preview_run(struct preview *p, char *text)
 	struct ddebug_parse_error err;
 	int ret;
 
-	p->len = 0;
+	p->out.count = 0;
+	p->nr_lines = 0;
 	p->err = 0;
-	preview_puts(p, control_header);
+	if (!p->out.buf && !preview_grow(p))
+		return p->err;
+	seq_puts(&p->out, control_header);
 	ret = ddebug_preview(&ddebug_tables, text, preview_site, p, &err);
 	if (ret == -EINVAL)
 		ddebug_report_error(NULL, &err);
-	if (ret >= 0 && p->err) {
+	if (ret >= 0 && !p->err)
+		preview_order(p);
+	if (ret >= 0 && p->err == -E2BIG)
 		pr_err("preview: the listing is larger than %d bytes\n",
 		       PREVIEW_MAX);
+	if (ret >= 0 && p->err)
 		ret = p->err;
-	}
 	if (ret < 0)
-		p->len = 0;
+		p->out.count = 0;
 	return ret < 0 ? ret : 0;
 }
 
@@ -422,19 +499,9 @@ static ssize_t preview_write(struct file *file, const char __user *ubuf,
 
 	if (!len)
 		return 0;
-	if (len > DDEBUG_QUERY_MAX) {
-		pr_err("write of %zu bytes refused: the limit is %d\n",
-		       len, DDEBUG_QUERY_MAX);
-		return -E2BIG;
-	}
-	text = memdup_user_nul(ubuf, len);
+	text = text_from_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	if (strlen(text) != len) {
-		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
-		kfree(text);
-		return -EINVAL;
-	}
 	mutex_lock(&p->lock);
 	ret = preview_run(p, text);
 	mutex_unlock(&p->lock);
@@ -450,7 +517,8 @@ static ssize_t preview_read(struct file *file, char __user *ubuf,
 	ssize_t ret;
 
 	mutex_lock(&p->lock);
-	ret = simple_read_from_buffer(ubuf, len, offp, p->text, p->len);
+	ret = simple_read_from_buffer(ubuf, len, offp, p->out.buf,
+				      p->out.count);
 	mutex_unlock(&p->lock);
 	return ret;
 }

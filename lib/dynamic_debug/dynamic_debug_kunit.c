@@ -897,6 +897,71 @@ static void keeps_flags_after_rejected_write(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(P | T));
 }
 
+/* What a preview visited: which fake sites, and the flags it gave them. */
+struct preview_seen {
+	unsigned long sites;
+	unsigned int visits;
+	unsigned int flags_mismatch;
+	unsigned int want_flags;
+};
+
+static void preview_visit(void *arg, const struct ddebug_table *dt,
+			  const struct _ddebug *dp, unsigned int flags)
+{
+	struct preview_seen *seen = arg;
+	unsigned int i;
+
+	seen->visits++;
+	if (flags != seen->want_flags)
+		seen->flags_mismatch++;
+	for (i = 0; i < NR_SITES; i++)
+		if (fake_site(i) == dp)
+			seen->sites |= BIT(i);
+}
+
+static int preview(struct kunit *test, const char *text,
+		   struct preview_seen *seen, struct ddebug_parse_error *err)
+{
+	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return ddebug_preview(&fake_list, buf, preview_visit, seen, err);
+}
+
+/*
+ * A preview visits the sites the same text would change, with the flags
+ * it would give them, and changes none; a text the writer rejects, it
+ * rejects with the same error.
+ */
+static void previews_what_a_write_would_do(struct kunit *test)
+{
+	struct preview_seen seen = { .want_flags = M | P };
+	struct ddebug_parse_error err, err2;
+	char word[64];
+	int n;
+
+	fake_reset(M);
+	n = preview(test, "module alpha +p", &seen, &err);
+	KUNIT_EXPECT_GT(test, n, 0);
+	KUNIT_EXPECT_EQ(test, seen.visits, (unsigned int)n);
+	KUNIT_EXPECT_EQ(test, seen.flags_mismatch, 0U);
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(M));
+	KUNIT_EXPECT_EQ(test, run(test, "module alpha +p", NULL, &err, word,
+				  sizeof(word)), n);
+	KUNIT_EXPECT_EQ(test, seen.sites, sites_with(M | P));
+
+	fake_reset(M);
+	memset(&err, 0, sizeof(err));
+	KUNIT_EXPECT_EQ(test, preview(test, "module alpha +p\nfunc +p", &seen,
+				      &err), -EINVAL);
+	memset(&err2, 0, sizeof(err2));
+	KUNIT_EXPECT_EQ(test, run(test, "module alpha +p\nfunc +p", NULL, &err2,
+				  word, sizeof(word)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, err.reason, err2.reason);
+	KUNIT_EXPECT_EQ(test, err.query, err2.query);
+	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(M));
+}
+
 static const char kunit_path[] = "lib/dynamic_debug/" KBUILD_MODNAME ".c";
 
 static void strips_source_root_from_file_names(struct kunit *test)
@@ -1233,6 +1298,7 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(index_sorts_on_first_lookup),
 	KUNIT_CASE(concurrent_writers_end_in_a_serial_order),
 	KUNIT_CASE(first_name_lookup_ends_its_hold),
+	KUNIT_CASE(previews_what_a_write_would_do),
 	{}
 };
 
