@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host checks, as KTAP: checkpatch --strict (waivers: scripts/checkpatch-exceptions)
-# on every C file, header and selftest script we ship, kernel-doc on the C
-# ones; sparse and W=1 for the core's objects and the jump-label NOP shape
-# of a test module (nop-shape.sh).
+# on every C file, header and selftest script we ship (tools/dyndbg too,
+# which must also build warning-free), kernel-doc on the C ones; sparse and
+# W=1 for the core's objects and the jump-label NOP shape of a test module
+# (nop-shape.sh).
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
@@ -13,13 +14,19 @@ setup "${IMPL:-ours}"
 
 ktap_print_header
 for f in include/linux/dynamic_debug.h include/trace/events/dyndbg.h lib/dynamic_debug/*.[ch] \
-	"$SELFTEST_DIR"/test_modules/*.c "$SELFTEST_DIR"/fuzz/*.c "$SELFTEST_DIR"/*.sh; do
+	"$SELFTEST_DIR"/test_modules/*.c "$SELFTEST_DIR"/fuzz/*.c "$SELFTEST_DIR"/*.sh \
+	tools/dyndbg/*.[ch]; do
 	ignore=$(awk -v f="$f" '$1 == f { printf "%s%s", sep, $2; sep = "," }' scripts/checkpatch-exceptions)
 	ktap_verdict "checkpatch --strict $f" "$(perl "$PRISTINE/scripts/checkpatch.pl" --strict --no-tree \
 		--quiet --no-summary --show-types ${ignore:+--ignore "$ignore"} -f "$f" 2>&1)"
 	[[ $f = *.sh ]] ||
 		ktap_verdict "kernel-doc $f" "$(perl "$PRISTINE/scripts/kernel-doc" -none -Wall "$f" 2>&1)"
 done
+
+tool_out=$(mktemp -d)
+ktap_verdict "tools/dyndbg builds with -Wall -Wextra, no warning" \
+	"$(make -s -C tools/dyndbg OUTPUT="$tool_out/" CFLAGS='-O2 -Werror' 2>&1)"
+rm -rf "$tool_out"
 
 if [ "$IMPL" = ours ]; then
 	# C=2 runs sparse without recompiling; .s targets compile with W=1
