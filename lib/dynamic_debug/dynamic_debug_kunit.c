@@ -208,6 +208,8 @@ struct parse_case {
 	unsigned int count;
 	/* The first query, when count > 0. */
 	const char *file, *func, *module, *format, *class_name;
+	/* A listing line's format, as listed. */
+	const char *listed;
 	unsigned int first_line, last_line;
 	unsigned int mask, set;
 };
@@ -318,21 +320,31 @@ static const struct parse_case parse_cases[] = {
 	  .module = "a_b*", ADD(P) },
 	{ "listing line", "drivers/alpha/core.c:20 [alpha]alpha_probe =pT \"found %d devices\\n\"",
 	  1, .file = "drivers/alpha/core.c", .func = "alpha_probe",
-	  .module = "alpha", .first_line = 20, .last_line = 20, SET(P | TR) },
+	  .module = "alpha", .listed = "found %d devices\\n", .first_line = 20,
+	  .last_line = 20, SET(P | TR) },
 	{ "listing line with no flags", "a.c:7 [m]f =_ \"x\"", 1, .file = "a.c",
-	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(0) },
+	  .func = "f", .module = "m", .listed = "x", .first_line = 7,
+	  .last_line = 7, SET(0) },
+	{ "listing line with an empty format", "a.c:7 [m]f =p \"\"", 1,
+	  .file = "a.c", .func = "f", .module = "m", .listed = "",
+	  .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line without its format", "a.c:7 [m]f =p", 1, .file = "a.c",
 	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line with a class", "a.c:7 [m]f =p \"x\" class:G_KMS", 1,
 	  .file = "a.c", .func = "f", .module = "m", .class_name = "G_KMS",
-	  .first_line = 7, .last_line = 7, SET(P) },
+	  .listed = "x", .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line with quotes and semicolons in its format",
 	  "a.c:7 [m]f =p \"say \"hi\"; done\"\nmodule n +p", 2, .file = "a.c",
-	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(P) },
+	  .func = "f", .module = "m", .listed = "say \"hi\"; done",
+	  .first_line = 7, .last_line = 7, SET(P) },
+	{ "listing line with a class-like end of its format",
+	  "a.c:7 [m]f =p \"x\" class:G\" class:H", 1, .file = "a.c",
+	  .func = "f", .module = "m", .listed = "x\" class:G",
+	  .class_name = "H", .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line after the listing header",
 	  "# filename:lineno [module]function flags format\na.c:7 [m-x]f =l \"x\"",
-	  1, .file = "a.c", .func = "f", .module = "m_x", .first_line = 7,
-	  .last_line = 7, SET(L) },
+	  1, .file = "a.c", .func = "f", .module = "m_x", .listed = "x",
+	  .first_line = 7, .last_line = 7, SET(L) },
 	{ "listing line ends at a semicolon after its flags", "a.c:7 [m]f =p;+m",
 	  2, .file = "a.c", .func = "f", .module = "m", .first_line = 7,
 	  .last_line = 7, SET(P) },
@@ -410,6 +422,7 @@ static void parses_valid_queries(struct kunit *test)
 		expect_str(test, q->module, c->module);
 		expect_str(test, q->format, c->format);
 		expect_str(test, q->class_name, c->class_name);
+		expect_str(test, q->listed_format, c->listed);
 		KUNIT_EXPECT_EQ(test, q->first_line, c->first_line);
 		KUNIT_EXPECT_EQ(test, q->last_line, c->last_line);
 		KUNIT_EXPECT_EQ(test, q->mask, c->mask);
@@ -497,6 +510,15 @@ static const struct error_case error_cases[] = {
 	  "x.c:1 [nomod]f =p \"x\"", 1, "x.c", NO_MODULE),
 	E("rejects a listing line whose format its site does not have",
 	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line whose format is cut short",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line with an escape its format lacks",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\t\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line whose format is longer",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\nx\"", 1,
 	  "drivers/alpha/core.c", NO_SITE),
 	E("rejects a listing line with the format of a site elsewhere",
 	  "net/delta/xmit.c:42 [delta]delta_xmit =p \"probing %s\\n\"", 1,
@@ -678,6 +700,9 @@ static const struct match_case match_cases[] = {
 	{ "listing line of one of two sites on its line",
 	  "net/delta/xmit.c:42 [delta]delta_xmit =p \"queue %d woken\\n\"",
 	  BIT(13) },
+	{ "listing line of a format with a tab",
+	  "drivers/alpha/helper.c:5 [alpha]alpha_helper =p \"helper\\tstep %d\\n\"",
+	  BIT(3) },
 	{ "listing line without its format selects every site on its line",
 	  "net/delta/xmit.c:42 [delta]delta_xmit =p", SITES(12, 13) },
 };
