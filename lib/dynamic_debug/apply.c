@@ -52,6 +52,47 @@ static bool format_matches(const char *pattern, const char *format)
 	return false;
 }
 
+/*
+ * The letter after a backslash that stands for @c in the control listing
+ * (see show_format() in control.c), or 0 if @c is shown as it is.
+ */
+static char listing_escape(char c)
+{
+	switch (c) {
+	case '\t':
+		return 't';
+	case '\r':
+		return 'r';
+	case '\n':
+		return 'n';
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Whether @format, escaped as the control listing shows it, is exactly
+ * @listed.  Compared as shown, not unescaped: two formats the listing
+ * shows alike (a tab, and a backslash before a 't') both match.
+ */
+static bool listed_format_matches(const char *listed, const char *format)
+{
+	char esc;
+
+	for (; *format; format++) {
+		esc = listing_escape(*format);
+		if (!esc) {
+			if (*listed++ != *format)
+				return false;
+		} else if (listed[0] == '\\' && listed[1] == esc) {
+			listed += 2;
+		} else {
+			return false;
+		}
+	}
+	return !*listed;
+}
+
 /* The selectors that sites of one run share: function and file. */
 static bool run_matches(const struct _ddebug *dp, const struct ddebug_query *q)
 {
@@ -72,6 +113,9 @@ static bool site_matches(const struct _ddebug *dp,
 	if (q->first_line && site_lineno(dp) < q->first_line)
 		return false;
 	if (q->last_line && site_lineno(dp) > q->last_line)
+		return false;
+	if (q->listed_format &&
+	    !listed_format_matches(q->listed_format, site_format(dp)))
 		return false;
 	return !q->format || format_matches(q->format, site_format(dp));
 }

@@ -307,6 +307,8 @@ unsigned int ddebug_index_candidates(struct ddebug_table *dt,
  * @func: function pattern, or NULL
  * @module: module pattern, or NULL
  * @format: format substring (unescaped, may start with '^'), or NULL
+ * @listed_format: the whole format as a listing line shows it (tab, CR
+ *	and newline escaped, nothing else), or NULL
  * @class_name: class name, or NULL for "sites without a class"
  * @first_line: lowest line, 0 for no lower bound
  * @last_line: highest line, 0 for no upper bound
@@ -324,6 +326,7 @@ struct ddebug_query {
 	const char *func;
 	const char *module;
 	const char *format;
+	const char *listed_format;
 	const char *class_name;
 	unsigned int first_line;
 	unsigned int last_line;

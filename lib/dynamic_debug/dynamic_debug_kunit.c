@@ -72,13 +72,20 @@ static const struct fake_site gamma_fakes[] = {
 	SITE("gamma", "gamma/main.c", "gamma_run", 5, "v1 msg", 10),
 };
 
+/* Two sites of one macro expansion: one file, line and function. */
+static const struct fake_site delta_fakes[] = {
+	SITE("delta", "net/delta/xmit.c", "delta_xmit", 42, "queue %d full\n", NOCLS),
+	SITE("delta", "net/delta/xmit.c", "delta_xmit", 42, "queue %d woken\n", NOCLS),
+};
+
 /* Static, so that the names are within reach of 32-bit offsets. */
 static struct _ddebug alpha_sites[ARRAY_SIZE(alpha_fakes)];
 static struct _ddebug beta_sites[ARRAY_SIZE(beta_fakes)];
 static struct _ddebug gamma_sites[ARRAY_SIZE(gamma_fakes)];
+static struct _ddebug delta_sites[ARRAY_SIZE(delta_fakes)];
 
 static const struct fake_site *const fakes_of[] = {
-	alpha_fakes, beta_fakes, gamma_fakes,
+	alpha_fakes, beta_fakes, gamma_fakes, delta_fakes,
 };
 
 static void fake_site_setup(struct _ddebug *dp, const struct fake_site *f)
@@ -119,12 +126,17 @@ static struct ddebug_table fake_tables[] = {
 	{ .mod_name = "gamma", .sites = gamma_sites,
 	  .num_sites = ARRAY_SIZE(gamma_sites), .keyless = true,
 	  .maps = gamma_maps, .num_maps = ARRAY_SIZE(gamma_maps) },
+	{ .mod_name = "delta", .sites = delta_sites,
+	  .num_sites = ARRAY_SIZE(delta_sites), .keyless = true },
 };
 
-/* Global site numbers, in table order: alpha 0-3, beta 4-6, gamma 7-11. */
-#define NR_SITES	12
+/*
+ * Global site numbers, in table order: alpha 0-3, beta 4-6, gamma 7-11,
+ * delta 12-13.
+ */
+#define NR_SITES	14
 #define SITES(lo, hi)	GENMASK(hi, lo)
-#define UNCLASSED	SITES(0, 7)
+#define UNCLASSED	(SITES(0, 7) | SITES(12, 13))
 
 static LIST_HEAD(fake_list);
 
@@ -196,6 +208,8 @@ struct parse_case {
 	unsigned int count;
 	/* The first query, when count > 0. */
 	const char *file, *func, *module, *format, *class_name;
+	/* A listing line's format, as listed. */
+	const char *listed;
 	unsigned int first_line, last_line;
 	unsigned int mask, set;
 };
@@ -306,21 +320,31 @@ static const struct parse_case parse_cases[] = {
 	  .module = "a_b*", ADD(P) },
 	{ "listing line", "drivers/alpha/core.c:20 [alpha]alpha_probe =pT \"found %d devices\\n\"",
 	  1, .file = "drivers/alpha/core.c", .func = "alpha_probe",
-	  .module = "alpha", .first_line = 20, .last_line = 20, SET(P | TR) },
+	  .module = "alpha", .listed = "found %d devices\\n", .first_line = 20,
+	  .last_line = 20, SET(P | TR) },
 	{ "listing line with no flags", "a.c:7 [m]f =_ \"x\"", 1, .file = "a.c",
-	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(0) },
+	  .func = "f", .module = "m", .listed = "x", .first_line = 7,
+	  .last_line = 7, SET(0) },
+	{ "listing line with an empty format", "a.c:7 [m]f =p \"\"", 1,
+	  .file = "a.c", .func = "f", .module = "m", .listed = "",
+	  .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line without its format", "a.c:7 [m]f =p", 1, .file = "a.c",
 	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line with a class", "a.c:7 [m]f =p \"x\" class:G_KMS", 1,
 	  .file = "a.c", .func = "f", .module = "m", .class_name = "G_KMS",
-	  .first_line = 7, .last_line = 7, SET(P) },
+	  .listed = "x", .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line with quotes and semicolons in its format",
 	  "a.c:7 [m]f =p \"say \"hi\"; done\"\nmodule n +p", 2, .file = "a.c",
-	  .func = "f", .module = "m", .first_line = 7, .last_line = 7, SET(P) },
+	  .func = "f", .module = "m", .listed = "say \"hi\"; done",
+	  .first_line = 7, .last_line = 7, SET(P) },
+	{ "listing line with a class-like end of its format",
+	  "a.c:7 [m]f =p \"x\" class:G\" class:H", 1, .file = "a.c",
+	  .func = "f", .module = "m", .listed = "x\" class:G",
+	  .class_name = "H", .first_line = 7, .last_line = 7, SET(P) },
 	{ "listing line after the listing header",
 	  "# filename:lineno [module]function flags format\na.c:7 [m-x]f =l \"x\"",
-	  1, .file = "a.c", .func = "f", .module = "m_x", .first_line = 7,
-	  .last_line = 7, SET(L) },
+	  1, .file = "a.c", .func = "f", .module = "m_x", .listed = "x",
+	  .first_line = 7, .last_line = 7, SET(L) },
 	{ "listing line ends at a semicolon after its flags", "a.c:7 [m]f =p;+m",
 	  2, .file = "a.c", .func = "f", .module = "m", .first_line = 7,
 	  .last_line = 7, SET(P) },
@@ -398,6 +422,7 @@ static void parses_valid_queries(struct kunit *test)
 		expect_str(test, q->module, c->module);
 		expect_str(test, q->format, c->format);
 		expect_str(test, q->class_name, c->class_name);
+		expect_str(test, q->listed_format, c->listed);
 		KUNIT_EXPECT_EQ(test, q->first_line, c->first_line);
 		KUNIT_EXPECT_EQ(test, q->last_line, c->last_line);
 		KUNIT_EXPECT_EQ(test, q->mask, c->mask);
@@ -483,8 +508,23 @@ static const struct error_case error_cases[] = {
 	  "drivers/alpha/core.c", NO_SITE),
 	E("rejects a listing line whose module is gone",
 	  "x.c:1 [nomod]f =p \"x\"", 1, "x.c", NO_MODULE),
+	E("rejects a listing line whose format its site does not have",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line whose format is cut short",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line with an escape its format lacks",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\t\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line whose format is longer",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\nx\"", 1,
+	  "drivers/alpha/core.c", NO_SITE),
+	E("rejects a listing line with the format of a site elsewhere",
+	  "net/delta/xmit.c:42 [delta]delta_xmit =p \"probing %s\\n\"", 1,
+	  "net/delta/xmit.c", NO_SITE),
 	E("rejects a whole listing for one gone site",
-	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found\"\nfs/beta/super.c:100 [beta]beta_fill_super =p\nfs/beta/super.c:101 [beta]beta_fill_super =p",
+	  "drivers/alpha/core.c:20 [alpha]alpha_probe =p \"found %d devices\\n\"\nfs/beta/super.c:100 [beta]beta_fill_super =p\nfs/beta/super.c:101 [beta]beta_fill_super =p",
 	  3, "fs/beta/super.c", NO_SITE),
 	E("rejects a listing line of a class it does not have",
 	  "gamma/main.c:2 [gamma]gamma_run =p \"core msg\" class:G_KMS", 1,
@@ -657,6 +697,14 @@ static const struct match_case match_cases[] = {
 	{ "listing lines with a query between",
 	  "drivers/alpha/core.c:10 [alpha]alpha_probe =p \"probing %s\\n\"\nmodule beta +p\n",
 	  BIT(0) | SITES(4, 6) },
+	{ "listing line of one of two sites on its line",
+	  "net/delta/xmit.c:42 [delta]delta_xmit =p \"queue %d woken\\n\"",
+	  BIT(13) },
+	{ "listing line of a format with a tab",
+	  "drivers/alpha/helper.c:5 [alpha]alpha_helper =p \"helper\\tstep %d\\n\"",
+	  BIT(3) },
+	{ "listing line without its format selects every site on its line",
+	  "net/delta/xmit.c:42 [delta]delta_xmit =p", SITES(12, 13) },
 };
 
 static void match_case_desc(const struct match_case *c, char *desc)
@@ -792,6 +840,8 @@ static void listing_line(char *buf, size_t size, const struct ddebug_table *dt,
 			n += scnprintf(buf + n, size - n, "\\n");
 		else if (*f == '\t')
 			n += scnprintf(buf + n, size - n, "\\t");
+		else if (*f == '\r')
+			n += scnprintf(buf + n, size - n, "\\r");
 		else
 			n += scnprintf(buf + n, size - n, "%c", *f);
 	}
@@ -829,6 +879,68 @@ static void listing_lines_parse_as_queries(struct kunit *test)
 						    "line \"%s\", site %u", line, k);
 		}
 	}
+}
+
+/*
+ * Two sites on one line, from one macro expansion: a saved listing of
+ * both, written back in either order, gives each its own flags.
+ */
+static void listing_restores_each_site_of_one_line(struct kunit *test)
+{
+	static const unsigned int saved[] = { P | M, P | L };
+	struct ddebug_table *delta = &fake_tables[3];
+	struct ddebug_parse_error err;
+	char text[256], word[64];
+	unsigned int first;
+	size_t n;
+
+	for (first = 0; first < 2; first++) {
+		fake_reset(T);
+		listing_line(text, sizeof(text), delta, &delta_sites[first],
+			     saved[first]);
+		n = strlen(text);
+		listing_line(text + n, sizeof(text) - n, delta,
+			     &delta_sites[!first], saved[!first]);
+		KUNIT_ASSERT_GE_MSG(test, run(test, text, NULL, &err, word,
+					      sizeof(word)), 0,
+				    "text \"%s\" at \"%s\"", text, word);
+		KUNIT_EXPECT_EQ_MSG(test, site_flags(&delta_sites[0]), saved[0],
+				    "text \"%s\"", text);
+		KUNIT_EXPECT_EQ_MSG(test, site_flags(&delta_sites[1]), saved[1],
+				    "text \"%s\"", text);
+		KUNIT_EXPECT_EQ(test, sites_with(T), SITES(0, 11));
+	}
+}
+
+/*
+ * Two sites that agree on file, line, module, function and format have
+ * the same listing line but for their flags: either line selects both.
+ */
+static void listing_line_selects_twin_sites_alike(struct kunit *test)
+{
+	static const struct fake_site twin_fakes[] = {
+		SITE("twin", "twin.c", "twin_fn", 7, "same %d\n", NOCLS),
+		SITE("twin", "twin.c", "twin_fn", 7, "same %d\n", NOCLS),
+	};
+	static struct _ddebug twin_sites[ARRAY_SIZE(twin_fakes)];
+	static struct ddebug_table twin = {
+		.mod_name = "twin", .sites = twin_sites,
+		.num_sites = ARRAY_SIZE(twin_sites), .keyless = true, .id = 1,
+	};
+	struct ddebug_parse_error err;
+	char text[] = "twin.c:7 [twin]twin_fn =pm \"same %d\\n\"";
+	LIST_HEAD(twins);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(twin_fakes); i++)
+		fake_site_setup(&twin_sites[i], &twin_fakes[i]);
+	KUNIT_ASSERT_EQ(test, ddebug_index_build(&twin), 0);
+	list_add_tail(&twin.link, &twins);
+	KUNIT_EXPECT_EQ(test, ddebug_run(&twins, text, NULL, &err), 2);
+	KUNIT_EXPECT_EQ(test, site_flags(&twin_sites[0]), P | M);
+	KUNIT_EXPECT_EQ(test, site_flags(&twin_sites[1]), P | M);
+	list_del(&twin.link);
+	ddebug_index_free(&twin);
 }
 
 static void reports_the_line_of_a_gone_site(struct kunit *test)
@@ -1283,6 +1395,8 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(describes_flags_in_table_order),
 	KUNIT_CASE(flag_table_round_trips),
 	KUNIT_CASE(listing_lines_parse_as_queries),
+	KUNIT_CASE(listing_restores_each_site_of_one_line),
+	KUNIT_CASE(listing_line_selects_twin_sites_alike),
 	KUNIT_CASE(reports_the_line_of_a_gone_site),
 	KUNIT_CASE(restricts_queries_to_a_module),
 	KUNIT_CASE(lets_a_query_name_its_own_module),

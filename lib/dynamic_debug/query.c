@@ -433,10 +433,12 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 /*
  * A line of the control listing,
  *	FILE:LINE [MODULE]FUNCTION =FLAGS "FORMAT" [class:NAME]
- * is a query too: it selects its site by file, line, module and function
- * and sets the listed flags, so that a saved listing can be written back.
+ * is a query too: it selects its site by file, line, module, function and
+ * format and sets the listed flags, so that a saved listing can be written
+ * back.  The format tells apart sites on one line (one macro expansion of
+ * several pr_debug() calls); a line without it selects every site there.
  * After the flags, the line is read raw to its end: the listing does not
- * escape quotes inside formats, and the format is not matched.
+ * escape quotes inside formats, so the format ends at the last quote.
  */
 
 static const char class_prefix[] = "class:";
@@ -518,6 +520,8 @@ static int parse_listing_tail(struct ddebug_parser *ps, struct ddebug_query *q,
 		last = strrchr(p + 1, '"');
 		if (!last)
 			return fail(err, DDEBUG_ERR_UNCLOSED_QUOTE, p + 1);
+		*last = '\0';
+		q->listed_format = p + 1;
 		p = last + 1;
 	}
 	return parse_listing_class(p, q, err);
