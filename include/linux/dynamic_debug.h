@@ -112,6 +112,16 @@ struct _ddebug_names {
 #else
 #define _DPRINTK_ASM_PTR	".long"
 #endif
+/*
+ * An address operand printed bare, as the assembler takes it in data:
+ * with the generic "%c" modifier, except on RISC-V, whose GCC (12) rejects
+ * "%c" and prints a symbol bare without it.
+ */
+#ifdef __riscv
+#define _DPRINTK_ASM_SYMS	" %0, %1, %2, %3"
+#else
+#define _DPRINTK_ASM_SYMS	" %c0, %c1, %c2, %c3"
+#endif
 static_assert(sizeof(struct _ddebug_names) == 4 * __SIZEOF_POINTER__);
 
 /**
@@ -328,7 +338,7 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 	};								\
 	asm volatile(".pushsection .init.dyndbg, \"a\"\n\t"		\
 		     ".balign " __stringify(__SIZEOF_POINTER__) "\n\t"	\
-		     _DPRINTK_ASM_PTR " %c0, %c1, %c2, %c3\n\t"		\
+		     _DPRINTK_ASM_PTR _DPRINTK_ASM_SYMS "\n\t"		\
 		     ".popsection"					\
 		     : : "i" (&(name)), "i" (KBUILD_MODNAME "\0" __FILE__), \
 			 "i" (__func__), "i" (fmt));			\
