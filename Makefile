@@ -23,7 +23,7 @@ run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
 .PHONY: run check check-all boot-test kselftest shell vm-run build deps tree config initramfs \
-	host-checks compat bench bench-smoke fuzz patch patch-check apply distro-check clean distclean help
+	host-checks compat bench bench-smoke fuzz patch patch-check apply distro-check cross-check clean distclean help
 
 run:		## boot the kernel and run the narrated demo
 	$(run) run
@@ -87,6 +87,9 @@ apply:		## apply the series to your 6.12 tree: KDIR=/path/to/linux-6.12
 
 distro-check:	## the series with Debian's 6.12 config: drm, wireless, btrfs; boot, bench (hours)
 	$(run) distro-check
+
+cross-check:	## other architectures and compilers, ours vs upstream -> bench/arches.md [CROSS_TARGETS=...]
+	$(run) cross-check
 
 clean:		## remove build products of IMPL (keeps the extracted trees)
 	$(run) clean

@@ -48,6 +48,7 @@ patch)		do_deps && scripts/patch.sh series ;;
 patch-check)	do_deps && scripts/patch.sh check ;;
 apply)		do_deps && scripts/patch.sh apply "${2:-}" ;;
 distro-check)	scripts/distro-check.sh ;;
+cross-check)	scripts/cross-check.sh; rc=$?; scripts/cross-check.sh report; exit $rc ;;
 clean)		rm -rf "$OUT" ;;
 *)		die "unknown command '$1' (see make help)" ;;
 esac
