@@ -155,6 +155,14 @@ if [ -f "$ENABLED" ]; then
 else
 	echo "info enabled absent"
 fi
+# The tool's listing: all of control parsed and printed; and one module,
+# whose sites the kernel selects through preview (ours only).
+timer exec list_all "$REPS" dyndbg list
+if [ -f "$PREVIEW" ]; then
+	timer exec list_module "$REPS" dyndbg list "module $BIG"
+else
+	echo "info list_module refused"
+fi
 echo "module $BIG -p" >"$CTL"
 
 # The core's own allocations for the module, as it reports them at
