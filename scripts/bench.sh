@@ -24,8 +24,11 @@
 #   BENCH_LOCK_BYTES=N  size of that batch (4095: 682 queries)
 #   BENCH_SMOKE=1    SITES=1000, ours only, one round of 3 repetitions (1 of every site
 #                    and of the batch, which is 60 bytes): checks that every
-#                    metric is produced and every site count is right,
-#                    judges no timing
+#                    metric is produced, every site count is right and
+#                    dyndbg list and set --dry-run print what control
+#                    shows; judges no timing (that check at 100,000
+#                    sites is part of make bench; SITES=100000 with
+#                    BENCH_SMOKE=1 runs it on ours alone, ~3 minutes)
 #   BENCH_RESULTS=FILE  where the table goes
 #   BENCH_REUSE="IMPL..."  take these implementations' figures from the
 #                    last run at the same SITES (build/bench/IMPL-SITES-rN.txt)

@@ -29,6 +29,9 @@
  *	(default and at most 4095) in one write() to CTL; DELAY_MS later a
  *	second child opens CTL and reads one byte and a third unloads
  *	MODNAME; prints the latency of each
+ *   ddbench exec NAME REPS COMMAND [ARG...]
+ *	run COMMAND with its standard output on /dev/null and wait for it,
+ *	REPS times after one warm-up run; a run that fails ends the bench
  *   ddbench spin NAME REPS
  *	a fixed loop of user-space arithmetic, REPS times after one warm-up:
  *	no system call, so it measures how fast the host ran the guest
@@ -329,6 +332,44 @@ static int cmd_lockwait(int argc, char **argv)
 	return 0;
 }
 
+/* Run @argv to its end, its output thrown away; return how long it took. */
+static int64_t timed_run(char **argv)
+{
+	int64_t t0 = now_ns();
+	pid_t pid = fork();
+	int st, fd;
+
+	if (pid < 0)
+		die("fork", argv[0]);
+	if (!pid) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "ddbench: %s failed\n", argv[0]);
+		exit(1);
+	}
+	return now_ns() - t0;
+}
+
+static int cmd_exec(int argc, char **argv)
+{
+	int reps = atoi(argv[1]), r;
+	int64_t *v = calloc(reps, sizeof(int64_t));
+
+	for (r = first_round(); r < reps; r++) {
+		int64_t t = timed_run(argv + 2);
+
+		if (r >= 0)
+			v[r] = t;
+	}
+	print_samples(argv[0], v, reps);
+	return 0;
+}
+
 /* A fixed amount of guest work with no system call in it. */
 static int cmd_spin(int argc, char **argv)
 {
@@ -361,6 +402,7 @@ static const struct {
 	{ "load", 3, cmd_load },
 	{ "lockwait", 6, cmd_lockwait },
 	{ "spin", 2, cmd_spin },
+	{ "exec", 3, cmd_exec },
 };
 
 int main(int argc, char **argv)
@@ -370,6 +412,7 @@ int main(int argc, char **argv)
 	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name) && argc - 2 >= cmds[i].args)
 			return cmds[i].fn(argc - 2, argv + 2);
-	fprintf(stderr, "usage: ddbench query|read|ipi|load|lockwait|spin ... (see its source)\n");
+	fprintf(stderr, "usage: ddbench %s\n",
+		"query|read|ipi|load|lockwait|spin|exec ... (see its source)");
 	return 2;
 }

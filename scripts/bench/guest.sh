@@ -8,8 +8,9 @@
 #
 # Prints "sample ..." and "value ..." lines (see ddbench.c), "info KEY
 # TEXT" lines, and one "check ok - ..." or "check not ok - ..." line per
-# functional check (site counts, CPUs, clocksource); exits 1 if a check
-# failed. Nothing here judges timings.
+# functional check (site counts, CPUs, clocksource, the dyndbg tool's
+# listings against control); exits 1 if a check failed. Nothing here
+# judges timings.
 
 . /bench/bench.env
 . /bench/run.env
@@ -18,6 +19,7 @@ B=/bench/ddbench
 CTL=/sys/kernel/debug/dynamic_debug/control
 [ -f "$CTL" ] || CTL=/proc/dynamic_debug/control
 ENABLED=$(dirname "$CTL")/enabled
+PREVIEW=$(dirname "$CTL")/preview
 VERBOSE=/sys/module/dynamic_debug/parameters/verbose
 fail=0
 
@@ -42,6 +44,31 @@ timer()		# timer ARGS...: run ddbench, a failure is a failed check
 # on MODULE: how many sites of MODULE have exactly the flag p.
 on()		{ grep -c "\[$1\].* =p \"" "$CTL"; }
 sites_of()	{ grep -c "\[$1\]" "$CTL"; }
+
+# agree SELECTORS EXPECTED: the tool against the kernel. What "dyndbg set
+# --dry-run SELECTORS +p" prints before the write and "dyndbg list
+# SELECTORS" after it must be, line for line, the sites of $BIG that
+# control shows with p after "SELECTORS +p"; EXPECTED of them.
+agree()
+{
+	local sel=$1 want=$2 t=/tmp/agree
+
+	mkdir -p $t
+	dyndbg set --dry-run "$sel" +p >$t/dry
+	echo "$sel +p" >"$CTL"
+	grep "\[$BIG\].* =p \"" "$CTL" >$t/control
+	dyndbg list "$sel" >$t/list
+	echo "$sel -p" >"$CTL"
+	check "control shows $want sites with p after '$sel +p'" \
+		test "$(grep -c . $t/control)" = "$want"
+	check "dyndbg set --dry-run '$sel' +p: $want sites, would change" \
+		test "$(tail -n 1 $t/dry)" = "$want sites matched, $want would change"
+	sed '$d' $t/dry >$t/dry.sites
+	check "dyndbg set --dry-run '$sel' +p: the lines control shows after the write" \
+		cmp -s $t/dry.sites $t/control
+	check "dyndbg list '$sel': the lines control shows" cmp -s $t/list $t/control
+	rm -rf $t
+}
 
 # targeted NAME SELECTORS EXPECTED [MODULE]: check that SELECTORS match
 # EXPECTED sites, then time "+p" and "-p" of them.
@@ -80,6 +107,17 @@ check "insmod $BIG" insmod /bench/$BIG.ko
 check "$BIG has $SITES sites" test "$(sites_of "$BIG")" = "$SITES"
 check "$SMALL has $SMALL_SITES sites" test "$(sites_of "$SMALL")" = "$SMALL_SITES"
 
+# The tool (tools/dyndbg, in /bin) agrees with the kernel, on every site
+# of the big module, a file and a function of it; it needs the preview
+# file.
+if [ -f "$PREVIEW" ]; then
+	agree "module $BIG" "$SITES"
+	agree "file $FILE" "$FILE_SITES"
+	agree "func $FUNC" "$FUNC_SITES"
+else
+	echo "info agree skipped: no $PREVIEW"
+fi
+
 # Code-patching synchronisations: each is an IPI to every other CPU.
 timer ipi "$CTL" cal_noop "module no_such_module +p"
 timer ipi "$CTL" cal_noop2 "module no_such_module +p"
@@ -116,6 +154,14 @@ if [ -f "$ENABLED" ]; then
 		test "$(grep -c "\[$BIG\]" "$ENABLED")" = "$PCT_SITES"
 else
 	echo "info enabled absent"
+fi
+# The tool's listing: all of control parsed and printed; and one module,
+# whose sites the kernel selects through preview (ours only).
+timer exec list_all "$REPS" dyndbg list
+if [ -f "$PREVIEW" ]; then
+	timer exec list_module "$REPS" dyndbg list "module $BIG"
+else
+	echo "info list_module refused"
 fi
 echo "module $BIG -p" >"$CTL"
 

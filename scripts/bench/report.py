@@ -73,6 +73,10 @@ METHOD = """
   machine each round costs an IPI to every online CPU and a wait for all
   of them, so the round count times the CPU count decides the cost there.
 - `enabled`: ours only (upstream has no such file).
+- `dyndbg list`: the front-end of `tools/dyndbg` (static, in the
+  initramfs) run by the timer with its output on `/dev/null`, from
+  `fork()` to its exit, 1% of the sites on. With a query it asks the
+  kernel's `preview` file for the sites, which upstream lacks.
 - One call of a site: `test_dyndbg_loop` (a test module of the
   selftests) runs its `pr_debug()` site 10,000 times per write to its
   `plain` parameter; the write is timed and divided by the calls. With
@@ -284,6 +288,9 @@ def main():
          bu, bo)
     trow("read all of `enabled` (%s sites on)" % e("PCT_SITES"), "enabled",
          only=("ours",))
+    trow("`dyndbg list` (every site: `control` read, parsed, printed)", "list_all")
+    trow("`dyndbg list module %s` (%d sites, selected through `preview`)"
+         % (e("BIG"), sites), "list_module", only=("ours",))
     trow("`insmod %s`" % e("BIG"), "insmod")
     trow("`rmmod %s`" % e("BIG"), "rmmod")
     # One call of a site, by flags: the loop's total over the calls.

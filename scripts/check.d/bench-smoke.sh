@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check-all: the bench's smoke run (make bench-smoke): our kernel alone
-# with 1000 sites; passes when every metric was produced and every site
-# count is right. It judges no timing: the figures live in make bench.
+# with 1000 sites; passes when every metric was produced, every site
+# count is right and the dyndbg tool's listings match control. It judges
+# no timing: the figures live in make bench.
 
 cd "$(dirname "$0")/../.." || exit 1
 echo "KTAP version 1"
