@@ -121,11 +121,14 @@ char *join_args(int argc, char **argv)
 	return s;
 }
 
-/* Options may come before the command or among its arguments. */
+/*
+ * Options may come before the command or among its arguments; after the
+ * command top, -n is top's own (the number of sites shown).
+ */
 static int take_options(int *argc, char **argv)
 {
 	int i, j = 0;
-	bool rest = false;
+	bool rest = false, top = false;
 
 	for (i = 0; i < *argc; i++) {
 		const char *a = argv[i];
@@ -135,10 +138,13 @@ static int take_options(int *argc, char **argv)
 		} else if (!rest && (!strcmp(a, "-j") || !strcmp(a, "--json"))) {
 			json_output = true;
 			continue;
-		} else if (!rest && (!strcmp(a, "-n") || !strcmp(a, "--dry-run"))) {
+		} else if (!rest && ((!top && !strcmp(a, "-n")) ||
+				     !strcmp(a, "--dry-run"))) {
 			dry_run = true;
 			continue;
 		}
+		if (!j)
+			top = !strcmp(a, "top");
 		argv[j++] = argv[i];
 	}
 	*argc = j;

@@ -14,7 +14,7 @@ require_control
 DYNDBG=$(command -v dyndbg) ||
 	ktap_skip_all "the dyndbg tool is not installed (make -C tools/dyndbg)"
 require_module "$SITES_MOD"
-ktap_plan 52
+ktap_plan 53
 
 M=$SITES_MOD
 Q="module $M"
@@ -155,6 +155,13 @@ sites_trigger
 wait "$pid"
 ktap_check "top --once: a site that fired, with its count" \
 	grep -q " \[$M\]" "$T/top"
+$DYNDBG top --once --interval 2 -n 1 > "$T/top1" 2>&1 &
+pid=$!
+sleep 1
+sites_trigger
+wait "$pid"; rc=$?
+ktap_expect "top -n 1: exactly one site, status 0" "1 0" \
+	"$(grep -c " \[$M\]" "$T/top1") $rc"
 dd_write "$Q =_"
 
 # --- trace
