@@ -509,8 +509,13 @@ static void mutate(void)
 	}
 }
 
-/* Join the tokens into one write; returns its length (it may hold NULs). */
-static size_t render(char *buf, size_t size, int nul)
+/*
+ * Join the tokens into one write; returns its length. With *nul set, one
+ * byte of it becomes a NUL; when there is no byte to replace (every token
+ * was dropped), *nul is cleared, so that the caller's expectation matches
+ * what is written.
+ */
+static size_t render(char *buf, size_t size, int *nul)
 {
 	size_t n = 0, len;
 	unsigned int i;
@@ -526,8 +531,10 @@ static size_t render(char *buf, size_t size, int nul)
 	}
 	if (chance(50) && n + 1 < size)
 		buf[n++] = '\n';
-	if (nul && n)
+	if (*nul && n)
 		buf[pick(n)] = '\0';
+	else
+		*nul = 0;
 	return n;
 }
 
@@ -728,7 +735,7 @@ int main(int argc, char **argv)
 				mutate();
 			nul = chance(5);
 		}
-		len = render(buf, sizeof(buf), nul);
+		len = render(buf, sizeof(buf), &nul);
 		if (chance(1)) {		/* around the size limit */
 			size_t to = 4094 + pick(4);
 
