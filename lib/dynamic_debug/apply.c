@@ -7,6 +7,7 @@
 
 #define pr_fmt(fmt) "dyndbg: " fmt
 
+#include <linux/ctype.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
@@ -442,19 +443,22 @@ static int site_exists(struct list_head *tables, const struct ddebug_query *q,
  * Parse every query of @buf, and check that each listing line among them
  * names a site of @tables.  The sites may still go before the text
  * applies (a module unloading meanwhile): what is gone then is skipped.
+ * The last query parsed is left in @q.
  */
 static int check_text(struct list_head *tables, char *buf,
-		      unsigned int *count, struct ddebug_parse_error *err)
+		      struct ddebug_query *q, unsigned int *count,
+		      struct ddebug_parse_error *err)
 {
 	struct ddebug_parser ps;
-	struct ddebug_query q;
+	struct ddebug_query next;
 	int ret;
 
 	ddebug_parser_init(&ps, buf);
-	while ((ret = ddebug_parse_next(&ps, &q, err)) > 0) {
-		if (!q.replay)
+	while ((ret = ddebug_parse_next(&ps, &next, err)) > 0) {
+		*q = next;
+		if (!q->replay)
 			continue;
-		ret = site_exists(tables, &q, err);
+		ret = site_exists(tables, q, err);
 		if (ret) {
 			err->query = ps.count;
 			err->line = ps.query_line;
@@ -463,6 +467,34 @@ static int check_text(struct list_head *tables, char *buf,
 	}
 	*count = ps.count;
 	return ret;
+}
+
+/*
+ * Whether @text holds one query at most: nothing but blanks and query
+ * ends follows its first query end.  A quoted or commented ';' makes it
+ * look like more, which only costs the copy.
+ */
+static bool at_most_one_query(const char *text)
+{
+	const char *end = strpbrk(text, ";\n");
+
+	if (!end)
+		return true;
+	while (*end == ';' || isspace(*end))
+		end++;
+	return !*end;
+}
+
+static unsigned int run_one(struct list_head *tables, struct ddebug_query *q,
+			    const char *modname, unsigned int nr)
+{
+	unsigned int n;
+
+	if (modname && !q->module)
+		q->module = modname;
+	n = ddebug_apply_query(tables, q);
+	ddebug_vlog(DDEBUG_V_SUMMARY, "query %u: %u matches\n", nr, n);
+	return n;
 }
 
 /**
@@ -475,10 +507,11 @@ static int check_text(struct list_head *tables, char *buf,
  * All or nothing: every query is checked before the first one applies, so
  * if any is invalid, or is a listing line whose site does not exist, no
  * site changes.  Whole against other writers: the text is checked and
- * applied under ddebug_write_lock.  The text is parsed twice (checked
- * in @buf, applied from a copy) rather than kept parsed, so a write costs
- * one more page at most, whatever it holds.  Logs nothing but verbose
- * messages; reporting errors is the caller's choice.
+ * applied under ddebug_write_lock.  A text of several queries is parsed
+ * twice (checked in @buf, applied from a copy) rather than kept parsed,
+ * so a write costs one more page at most, whatever it holds; a text of
+ * one query, the common write, applies as it was checked.  Logs nothing
+ * but verbose messages; reporting errors is the caller's choice.
  *
  * Return: the number of matches, -EINVAL for an invalid query, or -ENOMEM.
  */
@@ -487,26 +520,27 @@ int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 {
 	struct ddebug_parser ps;
 	struct ddebug_query q;
-	unsigned int count, n, found = 0;
-	char *copy;
+	unsigned int count, found = 0;
+	char *copy = NULL;
 	int ret;
 
-	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
-	if (!copy)
-		return -ENOMEM;
+	if (!at_most_one_query(buf)) {
+		copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
+		if (!copy)
+			return -ENOMEM;
+	}
 	mutex_lock(&ddebug_write_lock);
-	ret = check_text(tables, buf, &count, err);
+	ret = check_text(tables, buf, &q, &count, err);
 	if (ret)
 		goto out;
 
-	ddebug_parser_init(&ps, copy);
-	while (ddebug_parse_next(&ps, &q, err) > 0) {
-		if (modname && !q.module)
-			q.module = modname;
-		n = ddebug_apply_query(tables, &q);
-		ddebug_vlog(DDEBUG_V_SUMMARY, "query %u: %u matches\n",
-			    ps.count, n);
-		found += n;
+	if (!copy) {
+		if (count)
+			found = run_one(tables, &q, modname, 1);
+	} else {
+		ddebug_parser_init(&ps, copy);
+		while (ddebug_parse_next(&ps, &q, err) > 0)
+			found += run_one(tables, &q, modname, ps.count);
 	}
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%u queries, %u matches\n",
 		    count, found);
@@ -519,20 +553,44 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(ddebug_run);
 
 /**
+ * ddebug_exec_buf - run a writable text of queries on the registry
+ * @buf: the queries, at most DDEBUG_QUERY_MAX bytes; split in place
+ * @modname: restrict queries that name no module to this one, or NULL
+ * @source: where @buf came from, for messages; NULL for the control file
+ *
+ * As ddebug_run() on the registry, and an invalid text is reported in one
+ * line naming @source.  Matching nothing is not an error.
+ *
+ * Return: the number of matches, -EINVAL for an invalid query, or -ENOMEM.
+ */
+int ddebug_exec_buf(char *buf, const char *modname, const char *source)
+{
+	struct ddebug_parse_error err;
+	int ret;
+
+	ret = ddebug_run(&ddebug_tables, buf, modname, &err);
+	if (ret == -EINVAL)
+		ddebug_report_error(source, &err);
+	else if (!ret)
+		ddebug_vlog(DDEBUG_V_MODULES, "%s: no matches\n",
+			    source ?: "control");
+	return ret;
+}
+
+/**
  * ddebug_exec - run a text of queries on the registry, reporting errors
  * @text: the queries; not modified
  * @modname: restrict queries that name no module to this one, or NULL
  * @source: where @text came from, for messages; NULL for the control file
  *
- * As ddebug_run(), and an invalid or over-long text is reported in one
- * line naming @source.  Matching nothing is not an error.
+ * As ddebug_exec_buf() on a copy of @text, and an over-long text is
+ * refused with a message naming @source.
  *
  * Return: the number of matches, -EINVAL for an invalid query, -E2BIG for
  * an over-long text, or -ENOMEM.
  */
 int ddebug_exec(const char *text, const char *modname, const char *source)
 {
-	struct ddebug_parse_error err;
 	size_t len = strlen(text);
 	char *buf;
 	int ret;
@@ -546,13 +604,7 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 	buf = kmemdup(text, len + 1, GFP_KERNEL | __GFP_NOWARN);
 	if (!buf)
 		return -ENOMEM;
-
-	ret = ddebug_run(&ddebug_tables, buf, modname, &err);
-	if (ret == -EINVAL)
-		ddebug_report_error(source, &err);
-	else if (!ret)
-		ddebug_vlog(DDEBUG_V_MODULES, "%s: no matches\n",
-			    source ?: "control");
+	ret = ddebug_exec_buf(buf, modname, source);
 	kfree(buf);
 	return ret;
 }
@@ -591,7 +643,7 @@ int ddebug_preview(struct list_head *tables, char *buf,
 	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
 	if (!copy)
 		return -ENOMEM;
-	ret = check_text(tables, buf, &count, err);
+	ret = check_text(tables, buf, &q, &count, err);
 	if (!ret) {
 		ddebug_parser_init(&ps, copy);
 		while (ddebug_parse_next(&ps, &q, err) > 0) {

@@ -272,7 +272,7 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(text);
 
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n", len);
-	ret = ddebug_exec(text, NULL, NULL);
+	ret = ddebug_exec_buf(text, NULL, NULL);
 	kfree(text);
 	if (ret < 0)
 		return ret;

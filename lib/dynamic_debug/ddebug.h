@@ -417,6 +417,7 @@ unsigned int ddebug_apply_query(struct list_head *tables,
 int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	       struct ddebug_parse_error *err);
 int ddebug_exec(const char *text, const char *modname, const char *source);
+int ddebug_exec_buf(char *buf, const char *modname, const char *source);
 #if IS_ENABLED(CONFIG_KUNIT)
 void ddebug_walk_pause(void);
 #endif

@@ -997,6 +997,54 @@ static void succeeds_when_nothing_matches(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(M));
 }
 
+/*
+ * A text of one query applies as it was checked, a text of several from a
+ * copy: every shape of either kind must come out the same as its queries
+ * applied one by one, whatever follows the first query end.
+ */
+struct text_case {
+	const char *text;
+	int ret;
+	unsigned long p_sites;
+};
+
+static const struct text_case text_cases[] = {
+	{ "module beta +p", 3, SITES(4, 6) },
+	{ "module beta +p\n", 3, SITES(4, 6) },
+	{ "module beta +p ;\n ; \t\n", 3, SITES(4, 6) },
+	{ "module beta +p # a note\n", 3, SITES(4, 6) },
+	{ "module beta +p # a note; module delta +p", 5,
+	  SITES(4, 6) | SITES(12, 13) },
+	{ "format 'fill;super' +p", 0, 0 },
+	{ "module beta +p;module delta +p", 5, SITES(4, 6) | SITES(12, 13) },
+	{ "module beta +p\nmodule delta +p\n", 5,
+	  SITES(4, 6) | SITES(12, 13) },
+	{ "module beta +p\n# then delta\nmodule delta +p", 5,
+	  SITES(4, 6) | SITES(12, 13) },
+	{ "format 'fill;super' +p;module delta +p", 2, SITES(12, 13) },
+	{ "module beta +p;module beta -p", 6, 0 },
+	{ ";\n", 0, 0 },
+	{ "", 0, 0 },
+};
+
+static void applies_one_query_or_many_alike(struct kunit *test)
+{
+	struct ddebug_parse_error err;
+	unsigned int i;
+	char word[64];
+
+	for (i = 0; i < ARRAY_SIZE(text_cases); i++) {
+		const struct text_case *c = &text_cases[i];
+
+		fake_reset(0);
+		KUNIT_EXPECT_EQ_MSG(test, run(test, c->text, NULL, &err, word,
+					      sizeof(word)), c->ret,
+				    "text \"%s\"", c->text);
+		KUNIT_EXPECT_EQ_MSG(test, sites_with(P), c->p_sites,
+				    "text \"%s\"", c->text);
+	}
+}
+
 static void keeps_flags_after_rejected_write(struct kunit *test)
 {
 	struct ddebug_parse_error err;
@@ -1401,6 +1449,7 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(restricts_queries_to_a_module),
 	KUNIT_CASE(lets_a_query_name_its_own_module),
 	KUNIT_CASE(succeeds_when_nothing_matches),
+	KUNIT_CASE(applies_one_query_or_many_alike),
 	KUNIT_CASE(keeps_flags_after_rejected_write),
 	KUNIT_CASE(strips_source_root_from_file_names),
 	KUNIT_CASE(parses_longest_query),
