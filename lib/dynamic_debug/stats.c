@@ -80,9 +80,10 @@ static int counts_attach(struct ddebug_table *dt)
 {
 	struct ddebug_counts *c;
 	unsigned long first = (unsigned long)dt->sites;
+	size_t size = struct_size(c, hits, dt->num_sites);
 	int ret;
 
-	c = kvzalloc(struct_size(c, hits, dt->num_sites), GFP_KERNEL);
+	c = kvzalloc(size, GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
 	c->sites = dt->sites;
@@ -95,6 +96,8 @@ static int counts_attach(struct ddebug_table *dt)
 		return ret;
 	}
 	dt->counts = c;
+	ddebug_vlog(DDEBUG_V_MODULES, "%s: hit counters, %zu bytes\n",
+		    dt->mod_name, size);
 	return 0;
 }
 

@@ -29,6 +29,12 @@
  *	(default and at most 4095) in one write() to CTL; DELAY_MS later a
  *	second child opens CTL and reads one byte and a third unloads
  *	MODNAME; prints the latency of each
+ *   ddbench firstlookup CTL KO MODNAME REPS QUERY
+ *	per repetition: load KO; a child opens CTL and reads one byte in a
+ *	loop while QUERY (the module's first lookup of a literal name) is
+ *	written once; prints the write's time ("first_writer") and the
+ *	longest open+read of the reader that ended after the write began
+ *	("first_reader"); then unload MODNAME
  *   ddbench exec NAME REPS COMMAND [ARG...]
  *	run COMMAND with its standard output on /dev/null and wait for it,
  *	REPS times after one warm-up run; a run that fails ends the bench
@@ -40,6 +46,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,6 +339,60 @@ static int cmd_lockwait(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_firstlookup(int argc, char **argv)
+{
+	const char *ctl = argv[0], *ko = argv[1], *name = argv[2];
+	int reps = atoi(argv[3]), r;
+	int64_t *w = calloc(reps, sizeof(int64_t));
+	int64_t *rd = calloc(reps, sizeof(int64_t));
+	int64_t *shared;
+
+	/* shared[0]: reader running, [1]: write begun, [2]: write done, [3]: wait */
+	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED || !w || !rd)
+		die("allocate", NULL);
+
+	for (r = 0; r < reps; r++) {
+		pid_t reader;
+
+		load(ko);
+		memset(shared, 0, 4 * sizeof(*shared));
+		reader = fork();
+		if (reader == 0) {
+			int64_t worst = 0, t0, d;
+			char c;
+			int fd;
+
+			__atomic_store_n(&shared[0], 1, __ATOMIC_SEQ_CST);
+			while (!__atomic_load_n(&shared[2], __ATOMIC_SEQ_CST)) {
+				t0 = now_ns();
+				fd = open(ctl, O_RDONLY);
+				if (fd < 0 || read(fd, &c, 1) != 1)
+					die("read one byte of", ctl);
+				close(fd);
+				d = now_ns() - t0;
+				if (__atomic_load_n(&shared[1], __ATOMIC_SEQ_CST) &&
+				    d > worst)
+					worst = d;
+			}
+			shared[3] = worst;
+			_exit(0);
+		}
+		while (!__atomic_load_n(&shared[0], __ATOMIC_SEQ_CST))
+			sched_yield();
+		__atomic_store_n(&shared[1], 1, __ATOMIC_SEQ_CST);
+		w[r] = timed_write(ctl, argv[4]);
+		__atomic_store_n(&shared[2], 1, __ATOMIC_SEQ_CST);
+		child_done(reader, "reader");
+		rd[r] = shared[3];
+		unload(name);
+	}
+	print_samples("first_writer", w, reps);
+	print_samples("first_reader", rd, reps);
+	return 0;
+}
+
 /* Run @argv to its end, its output thrown away; return how long it took. */
 static int64_t timed_run(char **argv)
 {
@@ -401,6 +462,7 @@ static const struct {
 	{ "ipi", 3, cmd_ipi },
 	{ "load", 3, cmd_load },
 	{ "lockwait", 6, cmd_lockwait },
+	{ "firstlookup", 5, cmd_firstlookup },
 	{ "spin", 2, cmd_spin },
 	{ "exec", 3, cmd_exec },
 };
@@ -413,6 +475,6 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], cmds[i].name) && argc - 2 >= cmds[i].args)
 			return cmds[i].fn(argc - 2, argv + 2);
 	fprintf(stderr, "usage: ddbench %s\n",
-		"query|read|ipi|load|lockwait|spin|exec ... (see its source)");
+		"query|read|ipi|load|lockwait|firstlookup|spin|exec ... (see its source)");
 	return 2;
 }

@@ -171,13 +171,23 @@ check "rmmod $BIG" rmmod $BIG
 dmesg -c >/dev/null
 echo 1 >"$VERBOSE"
 insmod /bench/$BIG.ko
+# Hit counters: allocated the first time one of the module's sites is
+# enabled, kept until it unloads (a line "dyndbg: M: hit counters, N bytes").
+echo "module $BIG func bench_f000_fn00 +p" >"$CTL"
+echo "module $BIG -p" >"$CTL"
 echo 0 >"$VERBOSE"
 n=$(dmesg | sed -n 's/.*dyndbg:.* index \([0-9]*\) bytes.*/\1/p' | tail -n 1)
 echo "value index_bytes ${n:-none}"
+n=$(dmesg | sed -n 's/.*dyndbg:.* hit counters, \([0-9]*\) bytes.*/\1/p' | tail -n 1)
+echo "value counter_bytes ${n:-none}"
 dmesg | grep -F "$BIG" | grep -F dyndbg | head -n 3 | sed 's/^/info verbose_log /'
 check "rmmod $BIG" rmmod $BIG
 
 timer load /bench/$BIG.ko "$BIG" "$REPS"
+
+# A reader's wait during the first lookup of a literal function name in
+# a module just loaded (ours sorts the module's index for it).
+timer firstlookup "$CTL" /bench/$BIG.ko "$BIG" "$REPS" "func $FUNC +p"
 
 # One call of an enabled site, by its flags: test_dyndbg_loop runs its
 # pr_debug() site N times for each write of N to its parameter. The log

@@ -91,6 +91,12 @@ METHOD = """
   `bench_small`, so ours' KUnit sites count there too); 50 ms after
   it starts, a second process opens `control` and reads 1 byte and a third
   unloads `bench_small`; each one's latency is reported, and the batch's.
+  First lookup: `bench_big` is loaded afresh and a process opens
+  `control` and reads 1 byte in a loop while `func NAME +p`, the first
+  query of that module naming a literal function (ours sorts the
+  module's index for it, in bounded holds of its lock), is written; the
+  reader's longest wait that ended after the write began is reported,
+  then the module is unloaded; as many repetitions as the queries.
 - Bytes per site: section sizes of `bench_big.ko` (`__jump_table` and
   every section whose name has `dyndbg` or `ddebug`, from `readelf -S`)
   divided by the site count. Sections whose names start with `.init` go
@@ -101,6 +107,10 @@ METHOD = """
   the host from the struct in the pristine `lib/dynamic_debug.c`, rounded
   up to its kmalloc cache); ours reports what it allocates at
   `dynamic_debug.verbose=1` ("dyndbg: ... index N bytes"), n/a if absent.
+  Hit counters: ours allocates one array per module (8 bytes a site and a
+  small header) the first time one of its sites is enabled, reported at
+  `verbose=1` ("hit counters, N bytes") after one function of `bench_big`
+  is switched on and off; the last row counts it in.
 - NOPs: every `__jump_table` entry of `bench_big.ko` is looked up in
   `objdump -d` (`scripts/bench/ko-facts.py`): each must be the 5-byte
   `nopl` (`0f 1f 44 00 00`) or the 2-byte NOP (`66 90`) that objtool
@@ -330,6 +340,10 @@ def main():
     trow("the batch itself: %s bytes, `+p;-p;` x %s over %s sites"
          % (v(ours or up, "lock_batch_bytes"), q, ls),
          "lock_writer")
+    trow("lock wait: `open`+`read(1)` of `control` during the first "
+         "`func %s +p` after `%s` loaded (ours sorts its index then)"
+         % (e("FUNC"), e("BIG")), "first_reader")
+    trow("that first `func %s +p` itself" % e("FUNC"), "first_writer")
 
     # Bytes per site.
     def sects(d):
@@ -368,8 +382,27 @@ def main():
         ao, ib = "not run", None
     crow("run-time allocations per module (per site)", au, ao, slab, ib)
     if up and ours and tu is not None and to is not None:
-        crow("bytes per site kept: total", "%.2f" % ((tu + (slab or 0)) / sites),
+        crow("bytes per site kept: total, before any site is enabled", "%.2f" % ((tu + (slab or 0)) / sites),
              "%.2f" % ((to + (ib or 0)) / sites), tu + (slab or 0), to + (ib or 0))
+
+    # Ours adds a hit counter per site once any site of the module was
+    # enabled; upstream counts nothing and allocates nothing more.
+    if ours:
+        cb = v(ours, "counter_bytes")
+        if cb is None:
+            missing.append("ours: value counter_bytes (no \"hit counters, N "
+                           "bytes\" line at verbose=1)")
+        else:
+            crow("hit counters, allocated when a site of the module is first "
+                 "enabled (per site)", "none" if up else "not run",
+                 "%d B = %.2f" % (cb, cb / sites))
+            if to is not None:
+                crow("bytes per site kept: total, once a site was enabled",
+                     "%.2f" % ((tu + (slab or 0)) / sites) if tu is not None
+                     else "not run",
+                     "%.2f" % ((to + (ib or 0) + cb) / sites),
+                     tu + (slab or 0) if tu is not None else None,
+                     to + (ib or 0) + cb)
 
     def nops(d):
         if not d:
