@@ -10,7 +10,10 @@
 # in, for its class parameters on the command line (boot-class-names.sh).
 # debug is our kernel under KASAN, lockdep, kmemleak and UBSAN: every
 # kselftest (the stress run among them), then variant-debug.sh, the
-# fuzzer and a kmemleak scan. Prints KTAP. MATRIX="nojump core off debug"
+# fuzzer and a kmemleak scan. kcsan is our kernel under KCSAN (exclusive
+# with KASAN, so a kernel of its own): KUnit, the concurrency, stress and
+# text-patching kselftests, then variant-kcsan.sh (the fuzzer); any data
+# race report fails it. Prints KTAP. MATRIX="debug kcsan nojump core off"
 # picks variants.
 
 set -uo pipefail
@@ -51,7 +54,9 @@ start() {
 	fi
 	ktap_test_pass "$v: builds ($((SECONDS - t0))s)"
 	[ "$v" != off ] || ktap_test_result "$v: a module's pr_debug() leaves no descriptor or call" off_costs_nothing
-	printf '#!/bin/sh\nexec run-tests kunit %s\n' "${2:-variant-$v.sh kselftests}" >"$OUT/matrix.sh"
+	# scripts/variants/NAME.guest, if any, runs in the guest first.
+	{ echo '#!/bin/sh'; cat "scripts/variants/$v.guest" 2>/dev/null
+	  echo "exec run-tests kunit ${2:-variant-$v.sh kselftests}"; } >"$OUT/matrix.sh"
 	append=$(cat "scripts/variants/$v.append" 2>/dev/null)
 	{ boot "$OUT/matrix.sh" "$log" "$append"; echo $? >"$OUT/matrix.rc"; } &
 	BOOTING[$v]=$!
@@ -75,22 +80,25 @@ do_deps && do_tree || exit 1
 ktap_print_header
 t0=$SECONDS
 # The debug kernel's guest runs longest: it starts first.
-variants=" ${MATRIX:-debug nojump core off} "
-for v in debug nojump core off; do
+variants=" ${MATRIX:-debug kcsan nojump core off} "
+for v in debug kcsan nojump core off; do
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	start nojump "variant-nojump.sh kselftests boot-class-names.sh" ;;
 	debug)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start debug "kselftests variant-debug.sh" ;;
+	kcsan)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start kcsan \
+			"test-concurrency.sh test-stress.sh test-textpoke.sh variant-kcsan.sh" ;;
 	*)	start $v ;;
 	esac
 done
-for v in debug nojump core off; do
+for v in debug kcsan nojump core off; do
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	finish nojump test-classes.sh ;;
 	core)	finish core test-classes.sh ;;
 	off)	finish off all ;;
 	debug)	finish debug ;;
+	kcsan)	finish kcsan ;;
 	esac
 done
 ktap_print_msg "matrix:$variants took $((SECONDS - t0))s"
