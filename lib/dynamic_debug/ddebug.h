@@ -65,8 +65,18 @@ struct ddebug_flag_info {
 
 extern const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS];
 
+/* Whether @c starts a flags word: '+', '-' or '='. */
+static inline bool ddebug_is_flag_op(char c)
+{
+	return c == '+' || c == '-' || c == '=';
+}
+
 int ddebug_flag_from_letter(char letter);
 char *ddebug_flags_describe(unsigned int flags, char *buf, size_t size);
+void ddebug_flag_letters(char *buf, size_t size);
+const struct ddebug_flag_info *ddebug_flag_missing(const char *word);
+int ddebug_parse_flags(const char *word, unsigned int *mask,
+		       unsigned int *set);
 
 /* ===================== verbose ===================== */
 
@@ -403,8 +413,6 @@ int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 		      struct ddebug_parse_error *err);
 int ddebug_parse_check(char *text, unsigned int *count,
 		       struct ddebug_parse_error *err);
-int ddebug_parse_flags(const char *word, unsigned int *mask,
-		       unsigned int *set);
 void ddebug_module_name_normalize(char *name);
 const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason);
 void ddebug_report_error(const char *source,

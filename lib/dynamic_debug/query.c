@@ -321,66 +321,6 @@ void ddebug_module_name_normalize(char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_module_name_normalize);
 
-static bool is_flag_op(char c)
-{
-	return c == '+' || c == '-' || c == '=';
-}
-
-/**
- * ddebug_parse_flags - parse a flags word such as "+pmf", "-p" or "=_"
- * @word: the word
- * @mask: set to the bits a matching site keeps
- * @set: set to the bits then added
- *
- * '+' adds the letters' flags, '-' removes them, '=' sets exactly them.
- * '_' stands for no flag.  An operator alone is valid: "=" clears every
- * flag, "+" and "-" change nothing.  A flag this kernel lacks (see
- * &ddebug_flag_info.missing) may be removed, not set.
- *
- * Return: 0, -EINVAL if @word does not start with an operator or holds
- * a letter that names no flag, or -EOPNOTSUPP if it sets a flag that this
- * kernel lacks.
- */
-int ddebug_parse_flags(const char *word, unsigned int *mask, unsigned int *set)
-{
-	unsigned int bits = 0;
-	const char *c;
-	int bit;
-
-	if (!is_flag_op(word[0]))
-		return -EINVAL;
-	for (c = word + 1; *c; c++) {
-		if (*c == DDEBUG_NO_FLAGS_LETTER)
-			continue;
-		bit = ddebug_flag_from_letter(*c);
-		if (bit < 0)
-			return -EINVAL;
-		bits |= 1U << bit;
-	}
-	for (c = word + 1; *c && word[0] != '-'; c++) {
-		bit = ddebug_flag_from_letter(*c);
-		if (bit >= 0 && ddebug_flag_info[bit].missing)
-			return -EOPNOTSUPP;
-	}
-
-	switch (word[0]) {
-	case '+':
-		*mask = ~0U;
-		*set = bits;
-		break;
-	case '-':
-		*mask = ~bits;
-		*set = 0;
-		break;
-	default:
-		*mask = 0;
-		*set = bits;
-		break;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_flags);
-
 static void log_query(unsigned int n, const struct ddebug_query *q)
 {
 	ddebug_vlog(DDEBUG_V_PARSE,
@@ -412,7 +352,7 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 	unsigned int i;
 	int ret;
 
-	if (!is_flag_op(flags[0]))
+	if (!ddebug_is_flag_op(flags[0]))
 		return fail(err, DDEBUG_ERR_MISSING_FLAGS, flags);
 
 	for (i = 0; i + 1 < n; i += 2) {
@@ -548,7 +488,7 @@ static int parse_listing(struct ddebug_parser *ps, char *location,
 	if (ret)
 		return ret;
 	if (ps->pending_end || lex_next(ps, &word) != TOKEN_WORD ||
-	    !is_flag_op(word[0]))
+	    !ddebug_is_flag_op(word[0]))
 		return fail(err, DDEBUG_ERR_MISSING_FLAGS, q->func);
 	ret = parse_flags_word(word, q, err);
 	return ret ?: parse_listing_tail(ps, q, err);
@@ -725,36 +665,11 @@ const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_reason_text);
 
-/* The letters a flags word may hold, derived from the flag table. */
-static void flag_letters(char *buf, size_t size)
-{
-	size_t n = 0;
-	int bit;
-
-	for (bit = 0; bit < DDEBUG_NR_FLAGS && n + 2 < size; bit++)
-		buf[n++] = ddebug_flag_info[bit].letter;
-	buf[n++] = DDEBUG_NO_FLAGS_LETTER;
-	buf[n] = '\0';
-}
-
-/* The first letter of a flags word that this kernel lacks. */
-static const struct ddebug_flag_info *missing_flag(const char *word)
-{
-	int bit;
-
-	for (; *word; word++) {
-		bit = ddebug_flag_from_letter(*word);
-		if (bit >= 0 && ddebug_flag_info[bit].missing)
-			return &ddebug_flag_info[bit];
-	}
-	return NULL;
-}
-
 /* What would have been right, after the reason and the word. */
 static const char *reason_hint(const struct ddebug_parse_error *err,
 			       char *buf, size_t size)
 {
-	char letters[DDEBUG_NR_FLAGS + 2];
+	char letters[DDEBUG_FLAGS_BUFSZ];
 	const struct ddebug_flag_info *fi;
 
 	switch (err->reason) {
@@ -764,7 +679,7 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 		return ", expected N, N-M, -M or N-";
 	case DDEBUG_ERR_MISSING_FLAGS:
 	case DDEBUG_ERR_UNKNOWN_FLAG:
-		flag_letters(letters, sizeof(letters));
+		ddebug_flag_letters(letters, sizeof(letters));
 		snprintf(buf, size, ", expected +, - or = followed by letters from \"%s\"",
 			 letters);
 		return buf;
@@ -775,7 +690,7 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 	case DDEBUG_ERR_NUL_IN_FORMAT:
 		return ", no format string holds one";
 	case DDEBUG_ERR_FLAG_MISSING:
-		fi = missing_flag(err->word ?: "");
+		fi = ddebug_flag_missing(err->word ?: "");
 		if (!fi)
 			return "";
 		snprintf(buf, size, ", '%c' needs a kernel built with %s",
