@@ -2,8 +2,8 @@
 /*
  * Parameters of dynamic debug: the boot parameters ddebug_query=, dyndbg=
  * and MODULE.dyndbg= (remembered for modules that load later), the dyndbg=
- * parameter of every module, the class parameters built on
- * param_ops_dyndbg_classes, and dynamic_debug.verbose.
+ * parameter of every module, and the class parameters built on
+ * param_ops_dyndbg_classes.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
@@ -19,13 +19,6 @@
 #include <linux/string_helpers.h>
 
 #include "ddebug.h"
-
-/* ===================== verbose ===================== */
-
-int ddebug_verbose;
-module_param_named(verbose, ddebug_verbose, int, 0644);
-MODULE_PARM_DESC(verbose,
-		 "log level: 0 quiet, 1 modules, 2 query summaries, 3 parsing, 4 every changed site");
 
 /* ===================== running ===================== */
 

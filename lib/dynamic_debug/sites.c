@@ -18,10 +18,6 @@
 
 /* ===================== data ===================== */
 
-/* Protects the registry and all site flags; see ddebug.h. */
-DEFINE_MUTEX(ddebug_lock);
-/* Serialises writers of site flags; see ddebug.h. */
-DEFINE_MUTEX(ddebug_write_lock);
 /* Tables in registration order: built-in ones first, then modules. */
 LIST_HEAD(ddebug_tables);
 /* Protected by ddebug_lock. */
