@@ -186,6 +186,17 @@ static void log_change(const struct ddebug_table *dt, const struct _ddebug *dp,
 		    ddebug_flags_describe(newflags, now, sizeof(now)));
 }
 
+/* What ddebug_state_prepare() lacked memory for; 'r' is then not set. */
+static void warn_lacking(const struct ddebug_table *dt,
+			 const struct _ddebug *dp, unsigned int lacking)
+{
+	if (lacking & _DPRINTK_FLAGS_ENABLED)
+		pr_warn_once("%s: no memory to count hits\n", dt->mod_name);
+	if (lacking & DDEBUG_FLAG(RATELIMIT))
+		pr_warn_ratelimited("%s:%u: no memory for a rate limit, 'r' not set\n",
+				    ddebug_site_file(dp), site_lineno(dp));
+}
+
 /*
  * Give a matching site the flags @q asks for; true if they changed.  The
  * site calls out of line while it prints or traces; what its flags need
@@ -197,11 +208,16 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 	unsigned int oldflags = site_flags(dp);
 	unsigned int newflags = (oldflags & q->mask) | q->set;
 	bool was_on = oldflags & _DPRINTK_FLAGS_ENABLED;
+	unsigned int lacking;
 	bool now_on;
 
 	if (newflags == oldflags)
 		return false;
-	newflags = ddebug_state_prepare(dt, dp, newflags);
+	lacking = ddebug_state_prepare(dt, dp, newflags);
+	if (lacking) {
+		warn_lacking(dt, dp, lacking);
+		newflags &= ~(lacking & DDEBUG_FLAG(RATELIMIT));
+	}
 	now_on = newflags & _DPRINTK_FLAGS_ENABLED;
 	log_change(dt, dp, newflags);
 	site_flags_set(dp, newflags);

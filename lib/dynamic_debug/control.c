@@ -280,6 +280,16 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	return len;
 }
 
+static void hits_reset_all(void)
+{
+	struct ddebug_table *dt;
+
+	mutex_lock(&ddebug_lock);
+	list_for_each_entry(dt, &ddebug_tables, link)
+		ddebug_hits_reset(dt);
+	mutex_unlock(&ddebug_lock);
+}
+
 /* Only "0" (a newline may follow) is understood: it resets the counts. */
 static ssize_t hits_write(struct file *file, const char __user *ubuf,
 			  size_t len, loff_t *offp)
@@ -293,7 +303,7 @@ static ssize_t hits_write(struct file *file, const char __user *ubuf,
 		goto bad;
 	if (strcmp(strim(buf), "0"))
 		goto bad;
-	ddebug_hits_reset();
+	hits_reset_all();
 	*offp += len;
 	return len;
 bad:

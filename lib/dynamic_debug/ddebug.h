@@ -277,7 +277,7 @@ bool ddebug_site_fire(const struct _ddebug *dp, unsigned int flags,
 		      unsigned int *missed);
 unsigned long ddebug_site_hits(const struct ddebug_table *dt,
 			       const struct _ddebug *dp);
-void ddebug_hits_reset(void);
+void ddebug_hits_reset(struct ddebug_table *dt);
 unsigned int ddebug_state_prepare(struct ddebug_table *dt,
 				  const struct _ddebug *dp,
 				  unsigned int newflags);
