@@ -25,8 +25,8 @@
 
 static bool file_matches(const char *pattern, const struct _ddebug *dp)
 {
-	return match_wildcard(pattern, site_filename(dp)) ||
-	       match_wildcard(pattern, kbasename(site_filename(dp))) ||
+	return match_wildcard(pattern, site_raw_file(dp)) ||
+	       match_wildcard(pattern, kbasename(site_raw_file(dp))) ||
 	       match_wildcard(pattern, ddebug_site_file(dp));
 }
 
@@ -145,24 +145,25 @@ static int query_class_in(const struct ddebug_table *dt,
 #ifdef CONFIG_JUMP_LABEL
 #define PENDING_KEYS	(PAGE_SIZE / sizeof(struct static_key *))
 static struct static_key *pending_keys[PENDING_KEYS];
-static unsigned int nr_pending;
+static unsigned int nr_pending_keys;
 static bool pending_on;
 
 static void keys_flush(void)
 {
 	lockdep_assert_held(&ddebug_lock);
-	static_keys_update(pending_keys, nr_pending, pending_on);
-	nr_pending = 0;
+	static_keys_update(pending_keys, nr_pending_keys, pending_on);
+	nr_pending_keys = 0;
 }
 
 static void key_queue(struct _ddebug *dp, bool on)
 {
 	lockdep_assert_held(&ddebug_lock);
-	if (nr_pending && (pending_on != on || nr_pending == PENDING_KEYS))
+	if (nr_pending_keys &&
+	    (pending_on != on || nr_pending_keys == PENDING_KEYS))
 		keys_flush();
 	pending_on = on;
 	/* Both key types share struct static_key; either member works. */
-	pending_keys[nr_pending++] = &dp->key.dflt_on.key;
+	pending_keys[nr_pending_keys++] = &dp->key.dflt_on.key;
 }
 #else
 static void keys_flush(void)

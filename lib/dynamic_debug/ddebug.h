@@ -220,8 +220,8 @@ static inline const char *site_modname(const struct _ddebug *dp)
 	return site_name(dp, dp->modfile);
 }
 
-/* The source file as the compiler named it; see ddebug_site_file(). */
-static inline const char *site_filename(const struct _ddebug *dp)
+/* The source file as the compiler was given it; ddebug_site_file() trims it. */
+static inline const char *site_raw_file(const struct _ddebug *dp)
 {
 	const char *modname = site_modname(dp);
 

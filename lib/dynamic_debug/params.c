@@ -301,10 +301,10 @@ static unsigned long class_mask(unsigned long n)
 }
 
 /* Class parameters set before the registry existed, replayed at init. */
-#define PENDING_MAX	16
-static const struct ddebug_class_param *pending[PENDING_MAX];
-static unsigned int nr_pending;
-static bool pending_overflow;
+#define EARLY_CLASSES_MAX	16
+static const struct ddebug_class_param *early_classes[EARLY_CLASSES_MAX];
+static unsigned int nr_early_classes;
+static bool early_classes_overflow;
 
 static bool is_level_map(const struct ddebug_class_map *map)
 {
@@ -344,13 +344,13 @@ static void class_remember(const struct ddebug_class_param *dcp)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_pending; i++)
-		if (pending[i] == dcp)
+	for (i = 0; i < nr_early_classes; i++)
+		if (early_classes[i] == dcp)
 			return;
-	if (nr_pending < PENDING_MAX)
-		pending[nr_pending++] = dcp;
+	if (nr_early_classes < EARLY_CLASSES_MAX)
+		early_classes[nr_early_classes++] = dcp;
 	else
-		pending_overflow = true;
+		early_classes_overflow = true;
 }
 
 /* Apply the classes whose bit differs between @old and @new. */
@@ -388,11 +388,11 @@ void __init ddebug_class_params_replay(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_pending; i++)
-		class_apply(pending[i], 0, class_state(pending[i]));
-	if (pending_overflow)
+	for (i = 0; i < nr_early_classes; i++)
+		class_apply(early_classes[i], 0, class_state(early_classes[i]));
+	if (early_classes_overflow)
 		pr_err("more than %d class parameters at boot, some not applied\n",
-		       PENDING_MAX);
+		       EARLY_CLASSES_MAX);
 }
 
 /* Index of the class named by the @len characters at @name, or -ENOENT. */

@@ -48,9 +48,9 @@ const char *ddebug_site_file(const struct _ddebug *dp)
 	size_t root = sizeof(__FILE__) -
 		      sizeof("lib/dynamic_debug/" KBUILD_BASENAME ".c");
 
-	if (root && !strncmp(site_filename(dp), __FILE__, root))
-		return site_filename(dp) + root;
-	return site_filename(dp);
+	if (root && !strncmp(site_raw_file(dp), __FILE__, root))
+		return site_raw_file(dp) + root;
+	return site_raw_file(dp);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_site_file);
 
