@@ -381,7 +381,6 @@ enum ddebug_parse_reason {
 	DDEBUG_ERR_BAD_LISTING,
 	DDEBUG_ERR_NO_MODULE,
 	DDEBUG_ERR_NO_SITE,
-	DDEBUG_ERR_NOMEM,
 };
 
 /**

@@ -1196,7 +1196,7 @@ static void explains_every_reason(struct kunit *test)
 {
 	enum ddebug_parse_reason r;
 
-	for (r = DDEBUG_ERR_UNKNOWN_KEYWORD; r <= DDEBUG_ERR_NOMEM; r++)
+	for (r = DDEBUG_ERR_UNKNOWN_KEYWORD; r <= DDEBUG_ERR_NO_SITE; r++)
 		KUNIT_EXPECT_STRNEQ(test, ddebug_parse_reason_text(r),
 				    "invalid query");
 }

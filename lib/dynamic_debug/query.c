@@ -648,7 +648,6 @@ static const char * const reason_text[] = {
 	[DDEBUG_ERR_BAD_LISTING]	= "not a control listing line at",
 	[DDEBUG_ERR_NO_MODULE]		= "module not loaded, for site",
 	[DDEBUG_ERR_NO_SITE]		= "no such site",
-	[DDEBUG_ERR_NOMEM]		= "out of memory",
 };
 
 /**
