@@ -613,9 +613,9 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 	int ret;
 
 	if (len > DDEBUG_QUERY_MAX) {
-		pr_err("%s%squeries too long: %zu bytes, the limit is %d\n",
-		       source ?: "", source ? ": " : "", len,
-		       DDEBUG_QUERY_MAX);
+		ddebug_source_err(source,
+				  "queries too long: %zu bytes, the limit is %d\n",
+				  len, DDEBUG_QUERY_MAX);
 		return -E2BIG;
 	}
 	buf = kmemdup(text, len + 1, GFP_KERNEL | __GFP_NOWARN);

@@ -414,6 +414,8 @@ int ddebug_parse_check(char *text, unsigned int *count,
 		       struct ddebug_parse_error *err);
 void ddebug_module_name_normalize(char *name);
 const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason);
+__printf(2, 3)
+void ddebug_source_err(const char *source, const char *fmt, ...);
 void ddebug_report_error(const char *source,
 			 const struct ddebug_parse_error *err);
 

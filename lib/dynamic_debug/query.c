@@ -703,6 +703,24 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 }
 
 /**
+ * ddebug_source_err - log an error about a text, naming where it came from
+ * @source: where the text came from (e.g. "ddebug_query"), or NULL for a
+ *	write to the control file, which is not named
+ * @fmt: printf format of the rest of the message
+ */
+void ddebug_source_err(const char *source, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("%s%s%pV", source ?: "", source ? ": " : "", &vaf);
+	va_end(args);
+}
+
+/**
  * ddebug_report_error - log why a text was rejected, in one line
  * @source: where the text came from (e.g. "ddebug_query"), or NULL for a
  *	write to the control file
@@ -715,14 +733,14 @@ void ddebug_report_error(const char *source,
 
 	if (err->reason == DDEBUG_ERR_NO_MODULE ||
 	    err->reason == DDEBUG_ERR_NO_SITE) {
-		pr_err("%s%squery %u (line %u): %s %s:%u [%s]%s\n",
-		       source ?: "", source ? ": " : "", err->query, err->line,
-		       ddebug_parse_reason_text(err->reason), err->word ?: "",
-		       err->site_line, err->module ?: "", err->func ?: "");
+		ddebug_source_err(source, "query %u (line %u): %s %s:%u [%s]%s\n",
+				  err->query, err->line,
+				  ddebug_parse_reason_text(err->reason),
+				  err->word ?: "", err->site_line,
+				  err->module ?: "", err->func ?: "");
 		return;
 	}
-	pr_err("%s%squery %u: %s \"%s\"%s\n",
-	       source ?: "", source ? ": " : "", err->query,
-	       ddebug_parse_reason_text(err->reason), err->word ?: "",
-	       reason_hint(err, buf, sizeof(buf)));
+	ddebug_source_err(source, "query %u: %s \"%s\"%s\n", err->query,
+			  ddebug_parse_reason_text(err->reason),
+			  err->word ?: "", reason_hint(err, buf, sizeof(buf)));
 }
