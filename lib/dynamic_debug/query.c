@@ -520,14 +520,10 @@ void ddebug_parser_init(struct ddebug_parser *ps, char *text)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parser_init);
 
-/* Parse the listing line that starts with @location into @q. */
-static int parse_line(struct ddebug_parser *ps, char *location,
-		      struct ddebug_query *q, struct ddebug_parse_error *err)
+/* After a query was read: count and log it, or pass its error on. */
+static int query_read(struct ddebug_parser *ps, const struct ddebug_query *q,
+		      struct ddebug_parse_error *err, int ret)
 {
-	int ret;
-
-	memset(q, 0, sizeof(*q));
-	ret = parse_listing(ps, location, q, err);
 	if (ret)
 		return ret;
 	log_query(++ps->count, q);
@@ -535,20 +531,21 @@ static int parse_line(struct ddebug_parser *ps, char *location,
 	return 1;
 }
 
+/* Parse the listing line that starts with @location into @q. */
+static int parse_line(struct ddebug_parser *ps, char *location,
+		      struct ddebug_query *q, struct ddebug_parse_error *err)
+{
+	memset(q, 0, sizeof(*q));
+	return query_read(ps, q, err, parse_listing(ps, location, q, err));
+}
+
 /* Parse the @n words of the next query into @q. */
 static int parse_words(struct ddebug_parser *ps, char **words, unsigned int n,
 		       struct ddebug_query *q, struct ddebug_parse_error *err)
 {
-	int ret;
-
 	log_words(ps->count + 1, words, n);
 	memset(q, 0, sizeof(*q));
-	ret = parse_query(words, n, q, err);
-	if (ret)
-		return ret;
-	log_query(++ps->count, q);
-	err->query = 0;
-	return 1;
+	return query_read(ps, q, err, parse_query(words, n, q, err));
 }
 
 /**
