@@ -410,8 +410,6 @@ struct ddebug_parse_error {
 void ddebug_parser_init(struct ddebug_parser *ps, char *text);
 int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 		      struct ddebug_parse_error *err);
-int ddebug_parse_check(char *text, unsigned int *count,
-		       struct ddebug_parse_error *err);
 void ddebug_module_name_normalize(char *name);
 const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason);
 __printf(2, 3)

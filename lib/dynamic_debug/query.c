@@ -602,30 +602,6 @@ int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_next);
 
-/**
- * ddebug_parse_check - check every query of a text
- * @text: NUL-terminated, writable text; split in place
- * @count: set to the number of queries, if valid
- * @err: filled when the text is rejected; its word points into @text
- *
- * Return: 0, or -EINVAL for the first invalid query.
- */
-int ddebug_parse_check(char *text, unsigned int *count,
-		       struct ddebug_parse_error *err)
-{
-	struct ddebug_parser ps;
-	struct ddebug_query q;
-	int ret;
-
-	ddebug_parser_init(&ps, text);
-	do {
-		ret = ddebug_parse_next(&ps, &q, err);
-	} while (ret > 0);
-	*count = ps.count;
-	return ret;
-}
-EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_check);
-
 /* ===================== errors ===================== */
 
 static const char * const reason_text[] = {
