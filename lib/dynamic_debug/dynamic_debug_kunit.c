@@ -364,12 +364,7 @@ static const struct parse_case parse_cases[] = {
 	{ "only a comment", "# +p", 0 },
 };
 
-static void parse_case_desc(const struct parse_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
+KUNIT_ARRAY_PARAM_DESC(parse, parse_cases, desc);
 
 static void expect_str(struct kunit *test, const char *got, const char *want)
 {
@@ -594,12 +589,7 @@ static const struct error_case error_cases[] = {
 	  TOO_MANY_WORDS),
 };
 
-static void error_case_desc(const struct error_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(error, error_cases, error_case_desc);
+KUNIT_ARRAY_PARAM_DESC(error, error_cases, desc);
 
 static void rejects_malformed_queries(struct kunit *test)
 {
@@ -707,12 +697,7 @@ static const struct match_case match_cases[] = {
 	  "net/delta/xmit.c:42 [delta]delta_xmit =p", SITES(12, 13) },
 };
 
-static void match_case_desc(const struct match_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(match, match_cases, match_case_desc);
+KUNIT_ARRAY_PARAM_DESC(match, match_cases, desc);
 
 static void selects_matching_sites(struct kunit *test)
 {
@@ -759,12 +744,7 @@ static const struct flags_case flags_cases[] = {
 	{ "article example minus pflmt", ALL_FLAGS, "-pflmt", S | D | TR | RL },
 };
 
-static void flags_case_desc(const struct flags_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(flags, flags_cases, flags_case_desc);
+KUNIT_ARRAY_PARAM_DESC(flags, flags_cases, desc);
 
 static void applies_flag_operators(struct kunit *test)
 {
