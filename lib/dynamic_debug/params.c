@@ -124,8 +124,7 @@ static void __init boot_module_query(char *mod_name, const char *query)
 {
 	char source[MODULE_NAME_LEN + sizeof(".dyndbg")];
 
-	/* Module names use '_' where the command line may say '-'. */
-	strreplace(mod_name, '-', '_');
+	ddebug_module_name_normalize(mod_name);
 	snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
 	/*
 	 * Applies now to a built-in module; a loadable one gets it, or its

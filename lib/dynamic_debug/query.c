@@ -315,9 +315,7 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
  */
 void ddebug_module_name_normalize(char *name)
 {
-	for (; *name; name++)
-		if (*name == '-')
-			*name = '_';
+	strreplace(name, '-', '_');
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_module_name_normalize);
 
