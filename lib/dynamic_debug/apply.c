@@ -420,22 +420,6 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
 
 /* ===================== checking a text ===================== */
 
-static bool module_listed(struct list_head *tables, const char *module)
-{
-	struct ddebug_table *dt;
-	bool found = false;
-
-	mutex_lock(&ddebug_lock);
-	list_for_each_entry(dt, tables, link) {
-		if (match_wildcard(module, dt->mod_name)) {
-			found = true;
-			break;
-		}
-	}
-	mutex_unlock(&ddebug_lock);
-	return found;
-}
-
 /*
  * A listing line must name a site that exists: otherwise the saved setup
  * it belongs to does not fit this kernel, and nothing of it applies.
@@ -447,7 +431,7 @@ static int site_exists(struct list_head *tables, const struct ddebug_query *q,
 
 	if (walk_query(&w, q))
 		return 0;
-	err->reason = module_listed(tables, q->module) ? DDEBUG_ERR_NO_SITE :
+	err->reason = ddebug_module_listed(tables, q->module) ? DDEBUG_ERR_NO_SITE :
 							 DDEBUG_ERR_NO_MODULE;
 	err->word = q->file;
 	err->module = q->module;

@@ -260,6 +260,7 @@ const char *ddebug_class_name(const struct ddebug_table *dt,
 			      const struct _ddebug *dp);
 int ddebug_class_id(const struct ddebug_table *dt, const char *name);
 struct ddebug_table *ddebug_table_next(struct list_head *tables, u64 id);
+bool ddebug_module_listed(struct list_head *tables, const char *pattern);
 bool ddebug_core_ready(void);
 
 int ddebug_tables_add_builtin(void);

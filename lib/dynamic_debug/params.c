@@ -103,23 +103,6 @@ static void __init module_query_remember(const char *mod_name,
 		    mod_name);
 }
 
-/* Whether built-in code registered sites under @mod_name. */
-static bool __init module_is_builtin(const char *mod_name)
-{
-	const struct ddebug_table *dt;
-	bool found = false;
-
-	mutex_lock(&ddebug_lock);
-	list_for_each_entry(dt, &ddebug_tables, link) {
-		if (parameq(dt->mod_name, mod_name)) {
-			found = true;
-			break;
-		}
-	}
-	mutex_unlock(&ddebug_lock);
-	return found;
-}
-
 static void __init boot_module_query(char *mod_name, const char *query)
 {
 	char source[MODULE_NAME_LEN + sizeof(".dyndbg")];
@@ -128,10 +111,12 @@ static void __init boot_module_query(char *mod_name, const char *query)
 	snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
 	/*
 	 * Applies now to a built-in module; a loadable one gets it, or its
-	 * error message, each time it loads.
+	 * error message, each time it loads.  A pattern is no built-in
+	 * module's name.
 	 */
 	param_exec(query, mod_name, source);
-	if (!module_is_builtin(mod_name))
+	if (strpbrk(mod_name, "*?") ||
+	    !ddebug_module_listed(&ddebug_tables, mod_name))
 		module_query_remember(mod_name, query, source);
 }
 

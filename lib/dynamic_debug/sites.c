@@ -9,6 +9,7 @@
 
 #include <linux/init.h>
 #include <linux/lockdep.h>
+#include <linux/parser.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -185,6 +186,30 @@ struct _ddebug *ddebug_iter_next(struct ddebug_iter *it)
 	if (it->left)
 		return &it->table->sites[--it->left];
 	return iter_enter(it, list_next_entry(it->table, link));
+}
+
+/**
+ * ddebug_module_listed - whether a module has a table on a list
+ * @tables: the registry, or a test's private list
+ * @pattern: module name, with or without wildcards
+ *
+ * Context: process context; takes ddebug_lock.
+ * Return: true if the name of a table on @tables matches @pattern.
+ */
+bool ddebug_module_listed(struct list_head *tables, const char *pattern)
+{
+	struct ddebug_table *dt;
+	bool found = false;
+
+	mutex_lock(&ddebug_lock);
+	list_for_each_entry(dt, tables, link) {
+		if (match_wildcard(pattern, dt->mod_name)) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&ddebug_lock);
+	return found;
 }
 
 /**
