@@ -21,7 +21,7 @@
 
 #include "ddebug.h"
 
-/* ===================== matching ===================== */
+/* Matching */
 
 static bool file_matches(const char *pattern, const struct _ddebug *dp)
 {
@@ -134,7 +134,7 @@ static int query_class_in(const struct ddebug_table *dt,
 	return ddebug_class_id(dt, q->class_name);
 }
 
-/* ===================== changing sites ===================== */
+/* Changing sites */
 
 /*
  * Static keys whose sites changed, patched together by one call of
@@ -228,7 +228,7 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 	return true;
 }
 
-/* ===================== walking a query ===================== */
+/* Walking a query */
 
 /*
  * Work done under one hold of ddebug_lock: a site looked at counts one, a
@@ -418,7 +418,7 @@ unsigned int ddebug_apply_query(struct list_head *tables,
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
 
-/* ===================== checking a text ===================== */
+/* Checking a text */
 
 /*
  * A listing line must name a site that exists: otherwise the saved setup
@@ -610,7 +610,7 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 	return ret;
 }
 
-/* ===================== previewing a text ===================== */
+/* Previewing a text */
 
 /**
  * ddebug_preview - show what a text of queries would select, changing nothing

@@ -52,7 +52,7 @@ struct control_reader {
 	enum listing listing;
 };
 
-/* ===================== reading ===================== */
+/* Reading */
 
 static bool shown(const struct control_reader *r, const struct _ddebug *dp)
 {
@@ -233,7 +233,7 @@ static int hits_open(struct inode *inode, struct file *file)
 	return reader_open(inode, file, LIST_HITS);
 }
 
-/* ===================== writing ===================== */
+/* Writing */
 
 /*
  * A written text of queries, NUL-terminated, or an ERR_PTR: too long, or
@@ -311,7 +311,7 @@ bad:
 	return -EINVAL;
 }
 
-/* ===================== preview ===================== */
+/* Preview */
 
 /* Longest preview kept: about 400 bytes for each of 100,000 sites. */
 #define PREVIEW_MAX	(40 << 20)
@@ -533,7 +533,7 @@ static ssize_t preview_read(struct file *file, char __user *ubuf,
 	return ret;
 }
 
-/* ===================== files ===================== */
+/* Files */
 
 static const struct file_operations control_fops = {
 	.owner = THIS_MODULE,

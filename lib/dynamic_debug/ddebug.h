@@ -14,7 +14,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
-/* ===================== flags ===================== */
+/* The flag table: flags.c */
 
 /*
  * Flag bits, numbered in the order their letters are printed.  Their
@@ -78,7 +78,23 @@ const struct ddebug_flag_info *ddebug_flag_missing(const char *word);
 int ddebug_parse_flags(const char *word, unsigned int *mask,
 		       unsigned int *set);
 
-/* ===================== verbose ===================== */
+/* The locks and the verbose level: locks.c */
+
+/*
+ * ddebug_lock protects ddebug_tables (the registry list and every table on
+ * it, including their class maps and indexes) and serialises all changes
+ * of site flags and static keys.  Readers of the control file hold it
+ * between seq_file start and stop, so module unloading waits for them.
+ * Writers hold it for bounded work at a time (see apply.c).
+ */
+extern struct mutex ddebug_lock;
+/*
+ * ddebug_write_lock makes each writer's change whole: a text of queries
+ * (control, boot and module parameters) or a class parameter's update is
+ * applied under it, so that writers that run at once end as if one ran
+ * after the other.  Taken before ddebug_lock; readers never take it.
+ */
+extern struct mutex ddebug_write_lock;
 
 extern int ddebug_verbose;
 
@@ -94,7 +110,7 @@ do {									\
 		pr_info(fmt, ##__VA_ARGS__);				\
 } while (0)
 
-/* ===================== sites ===================== */
+/* The registry of sites: sites.c */
 
 /**
  * struct ddebug_run - consecutive sites of a table in one file and function
@@ -151,21 +167,6 @@ struct ddebug_table {
 	struct ddebug_counts *counts;
 };
 
-/*
- * ddebug_lock protects ddebug_tables (the registry list and every table on
- * it, including their class maps and indexes) and serialises all changes
- * of site flags and static keys.  Readers of the control file hold it
- * between seq_file start and stop, so module unloading waits for them.
- * Writers hold it for bounded work at a time (see apply.c).
- */
-extern struct mutex ddebug_lock;
-/*
- * ddebug_write_lock makes each writer's change whole: a text of queries
- * (control, boot and module parameters) or a class parameter's update is
- * applied under it, so that writers that run at once end as if one ran
- * after the other.  Taken before ddebug_lock; readers never take it.
- */
-extern struct mutex ddebug_write_lock;
 extern struct list_head ddebug_tables;
 /* Bumped under ddebug_lock whenever a table is added or removed. */
 extern unsigned long ddebug_tables_gen;
@@ -270,7 +271,7 @@ int ddebug_table_add(const char *mod_name, struct _ddebug *sites,
 		     unsigned int num_maps);
 void ddebug_table_remove(const char *mod_name);
 
-/* ===================== stats ===================== */
+/* State kept beside the sites: stats.c */
 
 struct ddebug_counts;
 
@@ -287,7 +288,7 @@ void ddebug_state_release(struct ddebug_table *dt, const struct _ddebug *dp,
 int ddebug_state_table_init(struct ddebug_table *dt);
 void ddebug_state_table_free(struct ddebug_table *dt);
 
-/* ===================== index ===================== */
+/* The index of a table: index.c */
 
 /**
  * struct ddebug_runs - the runs of a table that a query visits
@@ -310,7 +311,7 @@ unsigned int ddebug_index_candidates(struct ddebug_table *dt,
 				     const struct ddebug_query *q,
 				     struct ddebug_runs *out);
 
-/* ===================== queries ===================== */
+/* Queries and their errors: query.c */
 
 /**
  * struct ddebug_query - one parsed query
@@ -418,7 +419,7 @@ void ddebug_source_err(const char *source, const char *fmt, ...);
 void ddebug_report_error(const char *source,
 			 const struct ddebug_parse_error *err);
 
-/* ===================== apply ===================== */
+/* Running queries: apply.c */
 
 unsigned int ddebug_apply_query(struct list_head *tables,
 				const struct ddebug_query *q);
@@ -437,7 +438,7 @@ int ddebug_preview(struct list_head *tables, char *buf,
 		   ddebug_visit_fn visit, void *arg,
 		   struct ddebug_parse_error *err);
 
-/* ===================== params ===================== */
+/* Parameters: params.c */
 
 void ddebug_params_boot(void);
 void ddebug_params_module_coming(const char *mod_name, const char *args);

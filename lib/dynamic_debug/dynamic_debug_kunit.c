@@ -35,7 +35,7 @@ static unsigned int settable(unsigned int flags)
 	return flags;
 }
 
-/* ===================== fake call sites ===================== */
+/* Fake call sites */
 
 /* What a fake site is made of; fake_tables_setup() builds its descriptor. */
 struct fake_site {
@@ -200,7 +200,7 @@ static int run(struct kunit *test, const char *text, const char *modname,
 	return ret;
 }
 
-/* ===================== accepted queries ===================== */
+/* Accepted queries */
 
 struct parse_case {
 	const char *desc;
@@ -425,7 +425,7 @@ static void parses_valid_queries(struct kunit *test)
 	}
 }
 
-/* ===================== rejected queries ===================== */
+/* Rejected queries */
 
 struct error_case {
 	const char *desc;
@@ -608,7 +608,7 @@ static void rejects_malformed_queries(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, all_sites_have_exactly(0));
 }
 
-/* ===================== matching ===================== */
+/* Matching */
 
 struct match_case {
 	const char *desc;
@@ -715,7 +715,7 @@ static void selects_matching_sites(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ret, hweight_long(c->sites));
 }
 
-/* ===================== flag operators ===================== */
+/* Flag operators */
 
 struct flags_case {
 	const char *desc;
@@ -763,7 +763,7 @@ static void applies_flag_operators(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, site_flags(fake_site(8)), c->before);
 }
 
-/* ===================== single tests ===================== */
+/* Single tests */
 
 static void describes_flags_in_table_order(struct kunit *test)
 {
@@ -1246,7 +1246,7 @@ static void index_sorts_on_first_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddebug_index_bytes(beta), 3 * 16UL);
 }
 
-/* ===================== writers at once ===================== */
+/* Writers at once */
 
 /*
  * A table of many sites, each in a function of its own: a query over all

@@ -21,8 +21,6 @@
 
 #include "ddebug.h"
 
-/* ===================== building ===================== */
-
 /*
  * The compiler merges equal string literals of an object file, so the
  * names of neighbouring sites are mostly one string: compare addresses
@@ -199,8 +197,6 @@ size_t ddebug_index_bytes(const struct ddebug_table *dt)
 {
 	return dt->index.nr_runs * (sizeof(*dt->index.runs) + 2 * sizeof(u32));
 }
-
-/* ===================== lookup ===================== */
 
 static bool is_literal(const char *pattern)
 {

@@ -20,8 +20,6 @@
 
 #include "ddebug.h"
 
-/* ===================== running ===================== */
-
 /*
  * Parameters have no user to return an error to: what they lose for want
  * of memory is said in the log, naming the parameter.
@@ -39,7 +37,7 @@ static void param_exec(const char *text, const char *modname,
 		report_nomem(source, "its queries were not applied");
 }
 
-/* ===================== boot parameters ===================== */
+/* Boot parameters */
 
 /*
  * The boot parameters are read again from the saved command line once the
@@ -244,7 +242,7 @@ void ddebug_params_module_coming(const char *mod_name, const char *args)
 			param_exec(mq->query, mod_name, source);
 }
 
-/* ===================== module parameter ===================== */
+/* Module parameter */
 
 /**
  * ddebug_dyndbg_module_param_cb - handle a module's dyndbg= parameter
@@ -276,7 +274,7 @@ int ddebug_dyndbg_module_param_cb(char *param, char *val, const char *modname)
 }
 EXPORT_SYMBOL(ddebug_dyndbg_module_param_cb);
 
-/* ===================== class parameters ===================== */
+/* Class parameters */
 
 /* The bits of the @n lowest classes. */
 static unsigned long class_mask(unsigned long n)

@@ -20,7 +20,7 @@
 /* Six keywords with a value each, and the flags. */
 #define QUERY_MAX_WORDS		13
 
-/* ===================== words ===================== */
+/* Words */
 
 /*
  * The lexer splits the text into words and query ends, in place: it writes
@@ -133,7 +133,7 @@ static enum token lex_next(struct ddebug_parser *lx, char **word)
 	return TOKEN_WORD;
 }
 
-/* ===================== one query ===================== */
+/* One query */
 
 static int fail(struct ddebug_parse_error *err, enum ddebug_parse_reason why,
 		const char *word)
@@ -366,7 +366,7 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 	return parse_flags_word(flags, q, err);
 }
 
-/* ===================== listing lines ===================== */
+/* Listing lines */
 
 /*
  * A line of the control listing,
@@ -492,7 +492,7 @@ static int parse_listing(struct ddebug_parser *ps, char *location,
 	return ret ?: parse_listing_tail(ps, q, err);
 }
 
-/* ===================== the whole text ===================== */
+/* The whole text */
 
 static void log_words(unsigned int nq, char **words, unsigned int n)
 {
@@ -600,7 +600,7 @@ int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_next);
 
-/* ===================== errors ===================== */
+/* Errors */
 
 static const char * const reason_text[] = {
 	[DDEBUG_OK]			= "no error",

@@ -17,8 +17,6 @@
 
 #include "ddebug.h"
 
-/* ===================== data ===================== */
-
 /* Tables in registration order: built-in ones first, then modules. */
 LIST_HEAD(ddebug_tables);
 /* Protected by ddebug_lock. */
@@ -31,8 +29,6 @@ static u64 ddebug_last_id;
  * gives up during early boot, before other CPUs run.
  */
 static bool ddebug_ready __read_mostly;
-
-/* ===================== descriptors ===================== */
 
 /**
  * ddebug_site_file - source file of a site, relative to the source root
@@ -133,8 +129,6 @@ void ddebug_names_resolve(const struct _ddebug_names *names, unsigned int n)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_names_resolve);
 
-/* ===================== iteration ===================== */
-
 /*
  * Sites are visited table by table, and inside a table from the last
  * descriptor to the first: compilers emit a file's descriptors in reverse,
@@ -231,8 +225,6 @@ struct ddebug_table *ddebug_table_next(struct list_head *tables, u64 id)
 			return dt;
 	return NULL;
 }
-
-/* ===================== registration ===================== */
 
 static bool map_belongs(const struct ddebug_class_map *map,
 			const char *mod_name)
@@ -399,8 +391,6 @@ void ddebug_table_remove(const char *mod_name)
 	}
 	mutex_unlock(&ddebug_lock);
 }
-
-/* ===================== state ===================== */
 
 /**
  * ddebug_core_ready - whether the built-in sites are registered

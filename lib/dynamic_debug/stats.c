@@ -19,8 +19,6 @@
 
 #include "ddebug.h"
 
-/* ===================== data ===================== */
-
 /*
  * Hit counts live in one array per table, allocated the first time one of
  * the table's sites is enabled (or at registration, for sites that start
@@ -73,8 +71,6 @@ static unsigned long site_key(const struct _ddebug *dp)
 {
 	return (unsigned long)dp / sizeof(*dp);
 }
-
-/* ===================== hit counts ===================== */
 
 static int counts_attach(struct ddebug_table *dt)
 {
@@ -154,8 +150,6 @@ void ddebug_hits_reset(struct ddebug_table *dt)
 		atomic_long_set(&dt->counts->hits[i], 0);
 }
 
-/* ===================== rate limits ===================== */
-
 static int ratelimit_attach(const struct _ddebug *dp)
 {
 	struct site_ratelimit *rl;
@@ -212,8 +206,6 @@ static bool ratelimit_pass(struct site_ratelimit *rl, unsigned int *missed)
 	return pass;
 }
 
-/* ===================== the printing path ===================== */
-
 /**
  * ddebug_site_fire - count a call of an enabled site, and rate limit it
  * @dp: the site
@@ -241,8 +233,6 @@ bool ddebug_site_fire(const struct _ddebug *dp, unsigned int flags,
 	rcu_read_unlock();
 	return pass;
 }
-
-/* ===================== changing sites ===================== */
 
 /**
  * ddebug_state_prepare - get ready for a site's new flags
