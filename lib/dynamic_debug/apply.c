@@ -372,7 +372,12 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_walk_pause);
 
 /*
  * Walk @q over @w's tables, changing the matching sites unless @w is dry
- * and calling its visitor, if any, for each of them.
+ * and calling its visitor, if any, for each of them.  ddebug_lock is held
+ * for bounded work at a time (a few thousand sites looked at or changed),
+ * and the code of the changed sites is patched as one batch before each
+ * release, so that readers and module loading and unloading make progress
+ * during a long query.  A literal function or file name is found through
+ * the tables' indexes.
  */
 static unsigned int walk_query(struct apply_walk *w,
 			       const struct ddebug_query *q)
@@ -393,19 +398,15 @@ static unsigned int walk_query(struct apply_walk *w,
 
 /**
  * ddebug_apply_query - apply one query to every site it matches
- * @tables: list of struct ddebug_table to search (the registry, or a
- *	test's private list)
+ * @tables: the registry, or a test's private list
  * @q: the query
  *
- * Takes ddebug_lock for bounded work at a time (a few thousand sites
- * looked at or changed), patching the code of the changed sites as one
- * batch before each release, so that readers and module loading and
- * unloading make progress during a long query.  A table added meanwhile
- * may or may not be visited; one removed meanwhile is not visited further.
- * A literal function or file name is found through the tables' indexes.
+ * ddebug_lock is dropped every few thousand sites (see walk_query()): a
+ * table added meanwhile may or may not be visited, one removed is not
+ * visited further.
  *
- * Context: process context, ddebug_write_lock held (the caller's text or
- * class parameter applies as one), ddebug_lock not held; sleeps.
+ * Context: process context, ddebug_write_lock held, ddebug_lock not held;
+ * sleeps.
  * Return: the number of matching sites, changed or not.
  */
 unsigned int ddebug_apply_query(struct list_head *tables,

@@ -307,11 +307,8 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 }
 
 /**
- * ddebug_module_name_normalize - spell a module name as the kernel does
- * @name: a module name or pattern; changed in place
- *
- * Module names use '_' where their file names may have '-', and modprobe
- * takes either: so does a query ("snd-hda-intel" is "snd_hda_intel").
+ * ddebug_module_name_normalize - write a module name's '-' as '_', in place
+ * @name: a module name or pattern, as modprobe takes it
  */
 void ddebug_module_name_normalize(char *name)
 {
