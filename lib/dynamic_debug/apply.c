@@ -21,12 +21,12 @@
 
 #include "ddebug.h"
 
-/* ===================== matching ===================== */
+/* Matching */
 
 static bool file_matches(const char *pattern, const struct _ddebug *dp)
 {
-	return match_wildcard(pattern, site_filename(dp)) ||
-	       match_wildcard(pattern, kbasename(site_filename(dp))) ||
+	return match_wildcard(pattern, site_raw_file(dp)) ||
+	       match_wildcard(pattern, kbasename(site_raw_file(dp))) ||
 	       match_wildcard(pattern, ddebug_site_file(dp));
 }
 
@@ -134,7 +134,7 @@ static int query_class_in(const struct ddebug_table *dt,
 	return ddebug_class_id(dt, q->class_name);
 }
 
-/* ===================== changing sites ===================== */
+/* Changing sites */
 
 /*
  * Static keys whose sites changed, patched together by one call of
@@ -145,24 +145,25 @@ static int query_class_in(const struct ddebug_table *dt,
 #ifdef CONFIG_JUMP_LABEL
 #define PENDING_KEYS	(PAGE_SIZE / sizeof(struct static_key *))
 static struct static_key *pending_keys[PENDING_KEYS];
-static unsigned int nr_pending;
+static unsigned int nr_pending_keys;
 static bool pending_on;
 
 static void keys_flush(void)
 {
 	lockdep_assert_held(&ddebug_lock);
-	static_keys_update(pending_keys, nr_pending, pending_on);
-	nr_pending = 0;
+	static_keys_update(pending_keys, nr_pending_keys, pending_on);
+	nr_pending_keys = 0;
 }
 
 static void key_queue(struct _ddebug *dp, bool on)
 {
 	lockdep_assert_held(&ddebug_lock);
-	if (nr_pending && (pending_on != on || nr_pending == PENDING_KEYS))
+	if (nr_pending_keys &&
+	    (pending_on != on || nr_pending_keys == PENDING_KEYS))
 		keys_flush();
 	pending_on = on;
 	/* Both key types share struct static_key; either member works. */
-	pending_keys[nr_pending++] = &dp->key.dflt_on.key;
+	pending_keys[nr_pending_keys++] = &dp->key.dflt_on.key;
 }
 #else
 static void keys_flush(void)
@@ -186,6 +187,17 @@ static void log_change(const struct ddebug_table *dt, const struct _ddebug *dp,
 		    ddebug_flags_describe(newflags, now, sizeof(now)));
 }
 
+/* What ddebug_state_prepare() lacked memory for; 'r' is then not set. */
+static void warn_lacking(const struct ddebug_table *dt,
+			 const struct _ddebug *dp, unsigned int lacking)
+{
+	if (lacking & _DPRINTK_FLAGS_ENABLED)
+		pr_warn_once("%s: no memory to count hits\n", dt->mod_name);
+	if (lacking & DDEBUG_FLAG(RATELIMIT))
+		pr_warn_ratelimited("%s:%u: no memory for a rate limit, 'r' not set\n",
+				    ddebug_site_file(dp), site_lineno(dp));
+}
+
 /*
  * Give a matching site the flags @q asks for; true if they changed.  The
  * site calls out of line while it prints or traces; what its flags need
@@ -197,11 +209,16 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 	unsigned int oldflags = site_flags(dp);
 	unsigned int newflags = (oldflags & q->mask) | q->set;
 	bool was_on = oldflags & _DPRINTK_FLAGS_ENABLED;
+	unsigned int lacking;
 	bool now_on;
 
 	if (newflags == oldflags)
 		return false;
-	newflags = ddebug_state_prepare(dt, dp, newflags);
+	lacking = ddebug_state_prepare(dt, dp, newflags);
+	if (lacking) {
+		warn_lacking(dt, dp, lacking);
+		newflags &= ~(lacking & DDEBUG_FLAG(RATELIMIT));
+	}
 	now_on = newflags & _DPRINTK_FLAGS_ENABLED;
 	log_change(dt, dp, newflags);
 	site_flags_set(dp, newflags);
@@ -211,7 +228,7 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 	return true;
 }
 
-/* ===================== walking a query ===================== */
+/* Walking a query */
 
 /*
  * Work done under one hold of ddebug_lock: a site looked at counts one, a
@@ -355,7 +372,12 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_walk_pause);
 
 /*
  * Walk @q over @w's tables, changing the matching sites unless @w is dry
- * and calling its visitor, if any, for each of them.
+ * and calling its visitor, if any, for each of them.  ddebug_lock is held
+ * for bounded work at a time (a few thousand sites looked at or changed),
+ * and the code of the changed sites is patched as one batch before each
+ * release, so that readers and module loading and unloading make progress
+ * during a long query.  A literal function or file name is found through
+ * the tables' indexes.
  */
 static unsigned int walk_query(struct apply_walk *w,
 			       const struct ddebug_query *q)
@@ -376,19 +398,15 @@ static unsigned int walk_query(struct apply_walk *w,
 
 /**
  * ddebug_apply_query - apply one query to every site it matches
- * @tables: list of struct ddebug_table to search (the registry, or a
- *	test's private list)
+ * @tables: the registry, or a test's private list
  * @q: the query
  *
- * Takes ddebug_lock for bounded work at a time (a few thousand sites
- * looked at or changed), patching the code of the changed sites as one
- * batch before each release, so that readers and module loading and
- * unloading make progress during a long query.  A table added meanwhile
- * may or may not be visited; one removed meanwhile is not visited further.
- * A literal function or file name is found through the tables' indexes.
+ * ddebug_lock is dropped every few thousand sites (see walk_query()): a
+ * table added meanwhile may or may not be visited, one removed is not
+ * visited further.
  *
- * Context: process context, ddebug_write_lock held (the caller's text or
- * class parameter applies as one), ddebug_lock not held; sleeps.
+ * Context: process context, ddebug_write_lock held, ddebug_lock not held;
+ * sleeps.
  * Return: the number of matching sites, changed or not.
  */
 unsigned int ddebug_apply_query(struct list_head *tables,
@@ -401,23 +419,7 @@ unsigned int ddebug_apply_query(struct list_head *tables,
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_apply_query);
 
-/* ===================== checking a text ===================== */
-
-static bool module_listed(struct list_head *tables, const char *module)
-{
-	struct ddebug_table *dt;
-	bool found = false;
-
-	mutex_lock(&ddebug_lock);
-	list_for_each_entry(dt, tables, link) {
-		if (match_wildcard(module, dt->mod_name)) {
-			found = true;
-			break;
-		}
-	}
-	mutex_unlock(&ddebug_lock);
-	return found;
-}
+/* Checking a text */
 
 /*
  * A listing line must name a site that exists: otherwise the saved setup
@@ -430,7 +432,7 @@ static int site_exists(struct list_head *tables, const struct ddebug_query *q,
 
 	if (walk_query(&w, q))
 		return 0;
-	err->reason = module_listed(tables, q->module) ? DDEBUG_ERR_NO_SITE :
+	err->reason = ddebug_module_listed(tables, q->module) ? DDEBUG_ERR_NO_SITE :
 							 DDEBUG_ERR_NO_MODULE;
 	err->word = q->file;
 	err->module = q->module;
@@ -596,9 +598,9 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 	int ret;
 
 	if (len > DDEBUG_QUERY_MAX) {
-		pr_err("%s%squeries too long: %zu bytes, the limit is %d\n",
-		       source ?: "", source ? ": " : "", len,
-		       DDEBUG_QUERY_MAX);
+		ddebug_source_err(source,
+				  "queries too long: %zu bytes, the limit is %d\n",
+				  len, DDEBUG_QUERY_MAX);
 		return -E2BIG;
 	}
 	buf = kmemdup(text, len + 1, GFP_KERNEL | __GFP_NOWARN);
@@ -609,7 +611,7 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 	return ret;
 }
 
-/* ===================== previewing a text ===================== */
+/* Previewing a text */
 
 /**
  * ddebug_preview - show what a text of queries would select, changing nothing

@@ -52,7 +52,7 @@ struct control_reader {
 	enum listing listing;
 };
 
-/* ===================== reading ===================== */
+/* Reading */
 
 static bool shown(const struct control_reader *r, const struct _ddebug *dp)
 {
@@ -233,7 +233,7 @@ static int hits_open(struct inode *inode, struct file *file)
 	return reader_open(inode, file, LIST_HITS);
 }
 
-/* ===================== writing ===================== */
+/* Writing */
 
 /*
  * A written text of queries, NUL-terminated, or an ERR_PTR: too long, or
@@ -280,6 +280,16 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	return len;
 }
 
+static void hits_reset_all(void)
+{
+	struct ddebug_table *dt;
+
+	mutex_lock(&ddebug_lock);
+	list_for_each_entry(dt, &ddebug_tables, link)
+		ddebug_hits_reset(dt);
+	mutex_unlock(&ddebug_lock);
+}
+
 /* Only "0" (a newline may follow) is understood: it resets the counts. */
 static ssize_t hits_write(struct file *file, const char __user *ubuf,
 			  size_t len, loff_t *offp)
@@ -293,7 +303,7 @@ static ssize_t hits_write(struct file *file, const char __user *ubuf,
 		goto bad;
 	if (strcmp(strim(buf), "0"))
 		goto bad;
-	ddebug_hits_reset();
+	hits_reset_all();
 	*offp += len;
 	return len;
 bad:
@@ -301,7 +311,7 @@ bad:
 	return -EINVAL;
 }
 
-/* ===================== preview ===================== */
+/* Preview */
 
 /* Longest preview kept: about 400 bytes for each of 100,000 sites. */
 #define PREVIEW_MAX	(40 << 20)
@@ -523,7 +533,7 @@ static ssize_t preview_read(struct file *file, char __user *ubuf,
 	return ret;
 }
 
-/* ===================== files ===================== */
+/* Files */
 
 static const struct file_operations control_fops = {
 	.owner = THIS_MODULE,

@@ -14,7 +14,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
-/* ===================== flags ===================== */
+/* The flag table: flags.c */
 
 /*
  * Flag bits, numbered in the order their letters are printed.  Their
@@ -65,10 +65,36 @@ struct ddebug_flag_info {
 
 extern const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS];
 
+/* Whether @c starts a flags word: '+', '-' or '='. */
+static inline bool ddebug_is_flag_op(char c)
+{
+	return c == '+' || c == '-' || c == '=';
+}
+
 int ddebug_flag_from_letter(char letter);
 char *ddebug_flags_describe(unsigned int flags, char *buf, size_t size);
+void ddebug_flag_letters(char *buf, size_t size);
+const struct ddebug_flag_info *ddebug_flag_missing(const char *word);
+int ddebug_parse_flags(const char *word, unsigned int *mask,
+		       unsigned int *set);
 
-/* ===================== verbose ===================== */
+/* The locks and the verbose level: locks.c */
+
+/*
+ * ddebug_lock protects ddebug_tables (the registry list and every table on
+ * it, including their class maps and indexes) and serialises all changes
+ * of site flags and static keys.  Readers of the control file hold it
+ * between seq_file start and stop, so module unloading waits for them.
+ * Writers hold it for bounded work at a time (see apply.c).
+ */
+extern struct mutex ddebug_lock;
+/*
+ * ddebug_write_lock makes each writer's change whole: a text of queries
+ * (control, boot and module parameters) or a class parameter's update is
+ * applied under it, so that writers that run at once end as if one ran
+ * after the other.  Taken before ddebug_lock; readers never take it.
+ */
+extern struct mutex ddebug_write_lock;
 
 extern int ddebug_verbose;
 
@@ -84,7 +110,7 @@ do {									\
 		pr_info(fmt, ##__VA_ARGS__);				\
 } while (0)
 
-/* ===================== sites ===================== */
+/* The registry of sites: sites.c */
 
 /**
  * struct ddebug_run - consecutive sites of a table in one file and function
@@ -141,21 +167,6 @@ struct ddebug_table {
 	struct ddebug_counts *counts;
 };
 
-/*
- * ddebug_lock protects ddebug_tables (the registry list and every table on
- * it, including their class maps and indexes) and serialises all changes
- * of site flags and static keys.  Readers of the control file hold it
- * between seq_file start and stop, so module unloading waits for them.
- * Writers hold it for bounded work at a time (see apply.c).
- */
-extern struct mutex ddebug_lock;
-/*
- * ddebug_write_lock makes each writer's change whole: a text of queries
- * (control, boot and module parameters) or a class parameter's update is
- * applied under it, so that writers that run at once end as if one ran
- * after the other.  Taken before ddebug_lock; readers never take it.
- */
-extern struct mutex ddebug_write_lock;
 extern struct list_head ddebug_tables;
 /* Bumped under ddebug_lock whenever a table is added or removed. */
 extern unsigned long ddebug_tables_gen;
@@ -210,8 +221,8 @@ static inline const char *site_modname(const struct _ddebug *dp)
 	return site_name(dp, dp->modfile);
 }
 
-/* The source file as the compiler named it; see ddebug_site_file(). */
-static inline const char *site_filename(const struct _ddebug *dp)
+/* The source file as the compiler was given it; ddebug_site_file() trims it. */
+static inline const char *site_raw_file(const struct _ddebug *dp)
 {
 	const char *modname = site_modname(dp);
 
@@ -250,6 +261,7 @@ const char *ddebug_class_name(const struct ddebug_table *dt,
 			      const struct _ddebug *dp);
 int ddebug_class_id(const struct ddebug_table *dt, const char *name);
 struct ddebug_table *ddebug_table_next(struct list_head *tables, u64 id);
+bool ddebug_module_listed(struct list_head *tables, const char *pattern);
 bool ddebug_core_ready(void);
 
 int ddebug_tables_add_builtin(void);
@@ -259,7 +271,7 @@ int ddebug_table_add(const char *mod_name, struct _ddebug *sites,
 		     unsigned int num_maps);
 void ddebug_table_remove(const char *mod_name);
 
-/* ===================== stats ===================== */
+/* State kept beside the sites: stats.c */
 
 struct ddebug_counts;
 
@@ -267,7 +279,7 @@ bool ddebug_site_fire(const struct _ddebug *dp, unsigned int flags,
 		      unsigned int *missed);
 unsigned long ddebug_site_hits(const struct ddebug_table *dt,
 			       const struct _ddebug *dp);
-void ddebug_hits_reset(void);
+void ddebug_hits_reset(struct ddebug_table *dt);
 unsigned int ddebug_state_prepare(struct ddebug_table *dt,
 				  const struct _ddebug *dp,
 				  unsigned int newflags);
@@ -276,7 +288,7 @@ void ddebug_state_release(struct ddebug_table *dt, const struct _ddebug *dp,
 int ddebug_state_table_init(struct ddebug_table *dt);
 void ddebug_state_table_free(struct ddebug_table *dt);
 
-/* ===================== index ===================== */
+/* The index of a table: index.c */
 
 /**
  * struct ddebug_runs - the runs of a table that a query visits
@@ -299,7 +311,7 @@ unsigned int ddebug_index_candidates(struct ddebug_table *dt,
 				     const struct ddebug_query *q,
 				     struct ddebug_runs *out);
 
-/* ===================== queries ===================== */
+/* Queries and their errors: query.c */
 
 /**
  * struct ddebug_query - one parsed query
@@ -371,7 +383,6 @@ enum ddebug_parse_reason {
 	DDEBUG_ERR_BAD_LISTING,
 	DDEBUG_ERR_NO_MODULE,
 	DDEBUG_ERR_NO_SITE,
-	DDEBUG_ERR_NOMEM,
 };
 
 /**
@@ -401,16 +412,14 @@ struct ddebug_parse_error {
 void ddebug_parser_init(struct ddebug_parser *ps, char *text);
 int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 		      struct ddebug_parse_error *err);
-int ddebug_parse_check(char *text, unsigned int *count,
-		       struct ddebug_parse_error *err);
-int ddebug_parse_flags(const char *word, unsigned int *mask,
-		       unsigned int *set);
 void ddebug_module_name_normalize(char *name);
 const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason);
+__printf(2, 3)
+void ddebug_source_err(const char *source, const char *fmt, ...);
 void ddebug_report_error(const char *source,
 			 const struct ddebug_parse_error *err);
 
-/* ===================== apply ===================== */
+/* Running queries: apply.c */
 
 unsigned int ddebug_apply_query(struct list_head *tables,
 				const struct ddebug_query *q);
@@ -429,7 +438,7 @@ int ddebug_preview(struct list_head *tables, char *buf,
 		   ddebug_visit_fn visit, void *arg,
 		   struct ddebug_parse_error *err);
 
-/* ===================== params ===================== */
+/* Parameters: params.c */
 
 void ddebug_params_boot(void);
 void ddebug_params_module_coming(const char *mod_name, const char *args);

@@ -82,3 +82,92 @@ char *ddebug_flags_describe(unsigned int flags, char *buf, size_t size)
 	return buf;
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_flags_describe);
+
+/**
+ * ddebug_flag_letters - the letters a flags word may hold
+ * @buf: output buffer
+ * @size: size of @buf; DDEBUG_FLAGS_BUFSZ is always enough
+ *
+ * Writes every flag letter in table order, then the "no flags" letter.
+ */
+void ddebug_flag_letters(char *buf, size_t size)
+{
+	size_t n = 0;
+	int bit;
+
+	for (bit = 0; bit < DDEBUG_NR_FLAGS && n + 2 < size; bit++)
+		buf[n++] = ddebug_flag_info[bit].letter;
+	buf[n++] = DDEBUG_NO_FLAGS_LETTER;
+	buf[n] = '\0';
+}
+
+/**
+ * ddebug_flag_missing - the first flag of a flags word that this kernel lacks
+ * @word: a flags word
+ *
+ * Return: the flag's table row, or NULL if this kernel has every flag
+ * that @word names.
+ */
+const struct ddebug_flag_info *ddebug_flag_missing(const char *word)
+{
+	int bit;
+
+	for (; *word; word++) {
+		bit = ddebug_flag_from_letter(*word);
+		if (bit >= 0 && ddebug_flag_info[bit].missing)
+			return &ddebug_flag_info[bit];
+	}
+	return NULL;
+}
+
+/**
+ * ddebug_parse_flags - parse a flags word such as "+pmf", "-p" or "=_"
+ * @word: the word
+ * @mask: set to the bits a matching site keeps
+ * @set: set to the bits then added
+ *
+ * '+' adds the letters' flags, '-' removes them, '=' sets exactly them.
+ * '_' stands for no flag.  An operator alone is valid: "=" clears every
+ * flag, "+" and "-" change nothing.  A flag this kernel lacks (see
+ * &ddebug_flag_info.missing) may be removed, not set.
+ *
+ * Return: 0, -EINVAL if @word does not start with an operator or holds
+ * a letter that names no flag, or -EOPNOTSUPP if it sets a flag that this
+ * kernel lacks.
+ */
+int ddebug_parse_flags(const char *word, unsigned int *mask, unsigned int *set)
+{
+	unsigned int bits = 0;
+	const char *c;
+	int bit;
+
+	if (!ddebug_is_flag_op(word[0]))
+		return -EINVAL;
+	for (c = word + 1; *c; c++) {
+		if (*c == DDEBUG_NO_FLAGS_LETTER)
+			continue;
+		bit = ddebug_flag_from_letter(*c);
+		if (bit < 0)
+			return -EINVAL;
+		bits |= 1U << bit;
+	}
+	if (word[0] != '-' && ddebug_flag_missing(word + 1))
+		return -EOPNOTSUPP;
+
+	switch (word[0]) {
+	case '+':
+		*mask = ~0U;
+		*set = bits;
+		break;
+	case '-':
+		*mask = ~bits;
+		*set = 0;
+		break;
+	default:
+		*mask = 0;
+		*set = bits;
+		break;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_flags);

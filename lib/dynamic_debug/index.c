@@ -21,8 +21,6 @@
 
 #include "ddebug.h"
 
-/* ===================== building ===================== */
-
 /*
  * The compiler merges equal string literals of an object file, so the
  * names of neighbouring sites are mostly one string: compare addresses
@@ -37,7 +35,7 @@ static bool same_run(const struct _ddebug *a, const struct _ddebug *b)
 {
 	return same_name(site_function(a), site_function(b)) &&
 	       (site_modname(a) == site_modname(b) ||
-		!strcmp(site_filename(a), site_filename(b)));
+		!strcmp(site_raw_file(a), site_raw_file(b)));
 }
 
 static unsigned int count_runs(const struct ddebug_table *dt)
@@ -72,7 +70,7 @@ static const char *run_function(const struct ddebug_table *dt, u32 run)
 
 static const char *run_file(const struct ddebug_table *dt, u32 run)
 {
-	return kbasename(site_filename(&dt->sites[dt->index.runs[run].first]));
+	return kbasename(site_raw_file(&dt->sites[dt->index.runs[run].first]));
 }
 
 /*
@@ -199,8 +197,6 @@ size_t ddebug_index_bytes(const struct ddebug_table *dt)
 {
 	return dt->index.nr_runs * (sizeof(*dt->index.runs) + 2 * sizeof(u32));
 }
-
-/* ===================== lookup ===================== */
 
 static bool is_literal(const char *pattern)
 {

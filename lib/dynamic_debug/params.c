@@ -2,8 +2,8 @@
 /*
  * Parameters of dynamic debug: the boot parameters ddebug_query=, dyndbg=
  * and MODULE.dyndbg= (remembered for modules that load later), the dyndbg=
- * parameter of every module, the class parameters built on
- * param_ops_dyndbg_classes, and dynamic_debug.verbose.
+ * parameter of every module, and the class parameters built on
+ * param_ops_dyndbg_classes.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
@@ -19,15 +19,6 @@
 #include <linux/string_helpers.h>
 
 #include "ddebug.h"
-
-/* ===================== verbose ===================== */
-
-int ddebug_verbose;
-module_param_named(verbose, ddebug_verbose, int, 0644);
-MODULE_PARM_DESC(verbose,
-		 "log level: 0 quiet, 1 modules, 2 query summaries, 3 parsing, 4 every changed site");
-
-/* ===================== running ===================== */
 
 /*
  * Parameters have no user to return an error to: what they lose for want
@@ -46,7 +37,7 @@ static void param_exec(const char *text, const char *modname,
 		report_nomem(source, "its queries were not applied");
 }
 
-/* ===================== boot parameters ===================== */
+/* Boot parameters */
 
 /*
  * The boot parameters are read again from the saved command line once the
@@ -110,36 +101,20 @@ static void __init module_query_remember(const char *mod_name,
 		    mod_name);
 }
 
-/* Whether built-in code registered sites under @mod_name. */
-static bool __init module_is_builtin(const char *mod_name)
-{
-	const struct ddebug_table *dt;
-	bool found = false;
-
-	mutex_lock(&ddebug_lock);
-	list_for_each_entry(dt, &ddebug_tables, link) {
-		if (parameq(dt->mod_name, mod_name)) {
-			found = true;
-			break;
-		}
-	}
-	mutex_unlock(&ddebug_lock);
-	return found;
-}
-
 static void __init boot_module_query(char *mod_name, const char *query)
 {
 	char source[MODULE_NAME_LEN + sizeof(".dyndbg")];
 
-	/* Module names use '_' where the command line may say '-'. */
-	strreplace(mod_name, '-', '_');
+	ddebug_module_name_normalize(mod_name);
 	snprintf(source, sizeof(source), "%s.dyndbg", mod_name);
 	/*
 	 * Applies now to a built-in module; a loadable one gets it, or its
-	 * error message, each time it loads.
+	 * error message, each time it loads.  A pattern is no built-in
+	 * module's name.
 	 */
 	param_exec(query, mod_name, source);
-	if (!module_is_builtin(mod_name))
+	if (strpbrk(mod_name, "*?") ||
+	    !ddebug_module_listed(&ddebug_tables, mod_name))
 		module_query_remember(mod_name, query, source);
 }
 
@@ -267,7 +242,7 @@ void ddebug_params_module_coming(const char *mod_name, const char *args)
 			param_exec(mq->query, mod_name, source);
 }
 
-/* ===================== module parameter ===================== */
+/* Module parameter */
 
 /**
  * ddebug_dyndbg_module_param_cb - handle a module's dyndbg= parameter
@@ -299,7 +274,7 @@ int ddebug_dyndbg_module_param_cb(char *param, char *val, const char *modname)
 }
 EXPORT_SYMBOL(ddebug_dyndbg_module_param_cb);
 
-/* ===================== class parameters ===================== */
+/* Class parameters */
 
 /* The bits of the @n lowest classes. */
 static unsigned long class_mask(unsigned long n)
@@ -308,10 +283,10 @@ static unsigned long class_mask(unsigned long n)
 }
 
 /* Class parameters set before the registry existed, replayed at init. */
-#define PENDING_MAX	16
-static const struct ddebug_class_param *pending[PENDING_MAX];
-static unsigned int nr_pending;
-static bool pending_overflow;
+#define EARLY_CLASSES_MAX	16
+static const struct ddebug_class_param *early_classes[EARLY_CLASSES_MAX];
+static unsigned int nr_early_classes;
+static bool early_classes_overflow;
 
 static bool is_level_map(const struct ddebug_class_map *map)
 {
@@ -351,13 +326,13 @@ static void class_remember(const struct ddebug_class_param *dcp)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_pending; i++)
-		if (pending[i] == dcp)
+	for (i = 0; i < nr_early_classes; i++)
+		if (early_classes[i] == dcp)
 			return;
-	if (nr_pending < PENDING_MAX)
-		pending[nr_pending++] = dcp;
+	if (nr_early_classes < EARLY_CLASSES_MAX)
+		early_classes[nr_early_classes++] = dcp;
 	else
-		pending_overflow = true;
+		early_classes_overflow = true;
 }
 
 /* Apply the classes whose bit differs between @old and @new. */
@@ -395,11 +370,11 @@ void __init ddebug_class_params_replay(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_pending; i++)
-		class_apply(pending[i], 0, class_state(pending[i]));
-	if (pending_overflow)
+	for (i = 0; i < nr_early_classes; i++)
+		class_apply(early_classes[i], 0, class_state(early_classes[i]));
+	if (early_classes_overflow)
 		pr_err("more than %d class parameters at boot, some not applied\n",
-		       PENDING_MAX);
+		       EARLY_CLASSES_MAX);
 }
 
 /* Index of the class named by the @len characters at @name, or -ENOENT. */

@@ -20,7 +20,7 @@
 /* Six keywords with a value each, and the flags. */
 #define QUERY_MAX_WORDS		13
 
-/* ===================== words ===================== */
+/* Words */
 
 /*
  * The lexer splits the text into words and query ends, in place: it writes
@@ -133,7 +133,7 @@ static enum token lex_next(struct ddebug_parser *lx, char **word)
 	return TOKEN_WORD;
 }
 
-/* ===================== one query ===================== */
+/* One query */
 
 static int fail(struct ddebug_parse_error *err, enum ddebug_parse_reason why,
 		const char *word)
@@ -307,79 +307,14 @@ static int parse_pair(const char *word, char *value, struct ddebug_query *q,
 }
 
 /**
- * ddebug_module_name_normalize - spell a module name as the kernel does
- * @name: a module name or pattern; changed in place
- *
- * Module names use '_' where their file names may have '-', and modprobe
- * takes either: so does a query ("snd-hda-intel" is "snd_hda_intel").
+ * ddebug_module_name_normalize - write a module name's '-' as '_', in place
+ * @name: a module name or pattern, as modprobe takes it
  */
 void ddebug_module_name_normalize(char *name)
 {
-	for (; *name; name++)
-		if (*name == '-')
-			*name = '_';
+	strreplace(name, '-', '_');
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_module_name_normalize);
-
-static bool is_flag_op(char c)
-{
-	return c == '+' || c == '-' || c == '=';
-}
-
-/**
- * ddebug_parse_flags - parse a flags word such as "+pmf", "-p" or "=_"
- * @word: the word
- * @mask: set to the bits a matching site keeps
- * @set: set to the bits then added
- *
- * '+' adds the letters' flags, '-' removes them, '=' sets exactly them.
- * '_' stands for no flag.  An operator alone is valid: "=" clears every
- * flag, "+" and "-" change nothing.  A flag this kernel lacks (see
- * &ddebug_flag_info.missing) may be removed, not set.
- *
- * Return: 0, -EINVAL if @word does not start with an operator or holds
- * a letter that names no flag, or -EOPNOTSUPP if it sets a flag that this
- * kernel lacks.
- */
-int ddebug_parse_flags(const char *word, unsigned int *mask, unsigned int *set)
-{
-	unsigned int bits = 0;
-	const char *c;
-	int bit;
-
-	if (!is_flag_op(word[0]))
-		return -EINVAL;
-	for (c = word + 1; *c; c++) {
-		if (*c == DDEBUG_NO_FLAGS_LETTER)
-			continue;
-		bit = ddebug_flag_from_letter(*c);
-		if (bit < 0)
-			return -EINVAL;
-		bits |= 1U << bit;
-	}
-	for (c = word + 1; *c && word[0] != '-'; c++) {
-		bit = ddebug_flag_from_letter(*c);
-		if (bit >= 0 && ddebug_flag_info[bit].missing)
-			return -EOPNOTSUPP;
-	}
-
-	switch (word[0]) {
-	case '+':
-		*mask = ~0U;
-		*set = bits;
-		break;
-	case '-':
-		*mask = ~bits;
-		*set = 0;
-		break;
-	default:
-		*mask = 0;
-		*set = bits;
-		break;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_flags);
 
 static void log_query(unsigned int n, const struct ddebug_query *q)
 {
@@ -412,7 +347,7 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 	unsigned int i;
 	int ret;
 
-	if (!is_flag_op(flags[0]))
+	if (!ddebug_is_flag_op(flags[0]))
 		return fail(err, DDEBUG_ERR_MISSING_FLAGS, flags);
 
 	for (i = 0; i + 1 < n; i += 2) {
@@ -428,7 +363,7 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 	return parse_flags_word(flags, q, err);
 }
 
-/* ===================== listing lines ===================== */
+/* Listing lines */
 
 /*
  * A line of the control listing,
@@ -548,13 +483,13 @@ static int parse_listing(struct ddebug_parser *ps, char *location,
 	if (ret)
 		return ret;
 	if (ps->pending_end || lex_next(ps, &word) != TOKEN_WORD ||
-	    !is_flag_op(word[0]))
+	    !ddebug_is_flag_op(word[0]))
 		return fail(err, DDEBUG_ERR_MISSING_FLAGS, q->func);
 	ret = parse_flags_word(word, q, err);
 	return ret ?: parse_listing_tail(ps, q, err);
 }
 
-/* ===================== the whole text ===================== */
+/* The whole text */
 
 static void log_words(unsigned int nq, char **words, unsigned int n)
 {
@@ -580,14 +515,10 @@ void ddebug_parser_init(struct ddebug_parser *ps, char *text)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parser_init);
 
-/* Parse the listing line that starts with @location into @q. */
-static int parse_line(struct ddebug_parser *ps, char *location,
-		      struct ddebug_query *q, struct ddebug_parse_error *err)
+/* After a query was read: count and log it, or pass its error on. */
+static int query_read(struct ddebug_parser *ps, const struct ddebug_query *q,
+		      struct ddebug_parse_error *err, int ret)
 {
-	int ret;
-
-	memset(q, 0, sizeof(*q));
-	ret = parse_listing(ps, location, q, err);
 	if (ret)
 		return ret;
 	log_query(++ps->count, q);
@@ -595,20 +526,21 @@ static int parse_line(struct ddebug_parser *ps, char *location,
 	return 1;
 }
 
+/* Parse the listing line that starts with @location into @q. */
+static int parse_line(struct ddebug_parser *ps, char *location,
+		      struct ddebug_query *q, struct ddebug_parse_error *err)
+{
+	memset(q, 0, sizeof(*q));
+	return query_read(ps, q, err, parse_listing(ps, location, q, err));
+}
+
 /* Parse the @n words of the next query into @q. */
 static int parse_words(struct ddebug_parser *ps, char **words, unsigned int n,
 		       struct ddebug_query *q, struct ddebug_parse_error *err)
 {
-	int ret;
-
 	log_words(ps->count + 1, words, n);
 	memset(q, 0, sizeof(*q));
-	ret = parse_query(words, n, q, err);
-	if (ret)
-		return ret;
-	log_query(++ps->count, q);
-	err->query = 0;
-	return 1;
+	return query_read(ps, q, err, parse_query(words, n, q, err));
 }
 
 /**
@@ -665,31 +597,7 @@ int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_next);
 
-/**
- * ddebug_parse_check - check every query of a text
- * @text: NUL-terminated, writable text; split in place
- * @count: set to the number of queries, if valid
- * @err: filled when the text is rejected; its word points into @text
- *
- * Return: 0, or -EINVAL for the first invalid query.
- */
-int ddebug_parse_check(char *text, unsigned int *count,
-		       struct ddebug_parse_error *err)
-{
-	struct ddebug_parser ps;
-	struct ddebug_query q;
-	int ret;
-
-	ddebug_parser_init(&ps, text);
-	do {
-		ret = ddebug_parse_next(&ps, &q, err);
-	} while (ret > 0);
-	*count = ps.count;
-	return ret;
-}
-EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_check);
-
-/* ===================== errors ===================== */
+/* Errors */
 
 static const char * const reason_text[] = {
 	[DDEBUG_OK]			= "no error",
@@ -708,7 +616,6 @@ static const char * const reason_text[] = {
 	[DDEBUG_ERR_BAD_LISTING]	= "not a control listing line at",
 	[DDEBUG_ERR_NO_MODULE]		= "module not loaded, for site",
 	[DDEBUG_ERR_NO_SITE]		= "no such site",
-	[DDEBUG_ERR_NOMEM]		= "out of memory",
 };
 
 /**
@@ -725,36 +632,11 @@ const char *ddebug_parse_reason_text(enum ddebug_parse_reason reason)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_parse_reason_text);
 
-/* The letters a flags word may hold, derived from the flag table. */
-static void flag_letters(char *buf, size_t size)
-{
-	size_t n = 0;
-	int bit;
-
-	for (bit = 0; bit < DDEBUG_NR_FLAGS && n + 2 < size; bit++)
-		buf[n++] = ddebug_flag_info[bit].letter;
-	buf[n++] = DDEBUG_NO_FLAGS_LETTER;
-	buf[n] = '\0';
-}
-
-/* The first letter of a flags word that this kernel lacks. */
-static const struct ddebug_flag_info *missing_flag(const char *word)
-{
-	int bit;
-
-	for (; *word; word++) {
-		bit = ddebug_flag_from_letter(*word);
-		if (bit >= 0 && ddebug_flag_info[bit].missing)
-			return &ddebug_flag_info[bit];
-	}
-	return NULL;
-}
-
 /* What would have been right, after the reason and the word. */
 static const char *reason_hint(const struct ddebug_parse_error *err,
 			       char *buf, size_t size)
 {
-	char letters[DDEBUG_NR_FLAGS + 2];
+	char letters[DDEBUG_FLAGS_BUFSZ];
 	const struct ddebug_flag_info *fi;
 
 	switch (err->reason) {
@@ -764,7 +646,7 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 		return ", expected N, N-M, -M or N-";
 	case DDEBUG_ERR_MISSING_FLAGS:
 	case DDEBUG_ERR_UNKNOWN_FLAG:
-		flag_letters(letters, sizeof(letters));
+		ddebug_flag_letters(letters, sizeof(letters));
 		snprintf(buf, size, ", expected +, - or = followed by letters from \"%s\"",
 			 letters);
 		return buf;
@@ -775,7 +657,7 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 	case DDEBUG_ERR_NUL_IN_FORMAT:
 		return ", no format string holds one";
 	case DDEBUG_ERR_FLAG_MISSING:
-		fi = missing_flag(err->word ?: "");
+		fi = ddebug_flag_missing(err->word ?: "");
 		if (!fi)
 			return "";
 		snprintf(buf, size, ", '%c' needs a kernel built with %s",
@@ -786,6 +668,24 @@ static const char *reason_hint(const struct ddebug_parse_error *err,
 	default:
 		return "";
 	}
+}
+
+/**
+ * ddebug_source_err - log an error about a text, naming where it came from
+ * @source: where the text came from (e.g. "ddebug_query"), or NULL for a
+ *	write to the control file, which is not named
+ * @fmt: printf format of the rest of the message
+ */
+void ddebug_source_err(const char *source, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("%s%s%pV", source ?: "", source ? ": " : "", &vaf);
+	va_end(args);
 }
 
 /**
@@ -801,14 +701,14 @@ void ddebug_report_error(const char *source,
 
 	if (err->reason == DDEBUG_ERR_NO_MODULE ||
 	    err->reason == DDEBUG_ERR_NO_SITE) {
-		pr_err("%s%squery %u (line %u): %s %s:%u [%s]%s\n",
-		       source ?: "", source ? ": " : "", err->query, err->line,
-		       ddebug_parse_reason_text(err->reason), err->word ?: "",
-		       err->site_line, err->module ?: "", err->func ?: "");
+		ddebug_source_err(source, "query %u (line %u): %s %s:%u [%s]%s\n",
+				  err->query, err->line,
+				  ddebug_parse_reason_text(err->reason),
+				  err->word ?: "", err->site_line,
+				  err->module ?: "", err->func ?: "");
 		return;
 	}
-	pr_err("%s%squery %u: %s \"%s\"%s\n",
-	       source ?: "", source ? ": " : "", err->query,
-	       ddebug_parse_reason_text(err->reason), err->word ?: "",
-	       reason_hint(err, buf, sizeof(buf)));
+	ddebug_source_err(source, "query %u: %s \"%s\"%s\n", err->query,
+			  ddebug_parse_reason_text(err->reason),
+			  err->word ?: "", reason_hint(err, buf, sizeof(buf)));
 }

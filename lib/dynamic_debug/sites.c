@@ -9,6 +9,7 @@
 
 #include <linux/init.h>
 #include <linux/lockdep.h>
+#include <linux/parser.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -16,12 +17,6 @@
 
 #include "ddebug.h"
 
-/* ===================== data ===================== */
-
-/* Protects the registry and all site flags; see ddebug.h. */
-DEFINE_MUTEX(ddebug_lock);
-/* Serialises writers of site flags; see ddebug.h. */
-DEFINE_MUTEX(ddebug_write_lock);
 /* Tables in registration order: built-in ones first, then modules. */
 LIST_HEAD(ddebug_tables);
 /* Protected by ddebug_lock. */
@@ -34,8 +29,6 @@ static u64 ddebug_last_id;
  * gives up during early boot, before other CPUs run.
  */
 static bool ddebug_ready __read_mostly;
-
-/* ===================== descriptors ===================== */
 
 /**
  * ddebug_site_file - source file of a site, relative to the source root
@@ -52,9 +45,9 @@ const char *ddebug_site_file(const struct _ddebug *dp)
 	size_t root = sizeof(__FILE__) -
 		      sizeof("lib/dynamic_debug/" KBUILD_BASENAME ".c");
 
-	if (root && !strncmp(site_filename(dp), __FILE__, root))
-		return site_filename(dp) + root;
-	return site_filename(dp);
+	if (root && !strncmp(site_raw_file(dp), __FILE__, root))
+		return site_raw_file(dp) + root;
+	return site_raw_file(dp);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_site_file);
 
@@ -136,8 +129,6 @@ void ddebug_names_resolve(const struct _ddebug_names *names, unsigned int n)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_names_resolve);
 
-/* ===================== iteration ===================== */
-
 /*
  * Sites are visited table by table, and inside a table from the last
  * descriptor to the first: compilers emit a file's descriptors in reverse,
@@ -192,6 +183,30 @@ struct _ddebug *ddebug_iter_next(struct ddebug_iter *it)
 }
 
 /**
+ * ddebug_module_listed - whether a module has a table on a list
+ * @tables: the registry, or a test's private list
+ * @pattern: module name, with or without wildcards
+ *
+ * Context: process context; takes ddebug_lock.
+ * Return: true if the name of a table on @tables matches @pattern.
+ */
+bool ddebug_module_listed(struct list_head *tables, const char *pattern)
+{
+	struct ddebug_table *dt;
+	bool found = false;
+
+	mutex_lock(&ddebug_lock);
+	list_for_each_entry(dt, tables, link) {
+		if (match_wildcard(pattern, dt->mod_name)) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&ddebug_lock);
+	return found;
+}
+
+/**
  * ddebug_table_next - the first table registered after a given one
  * @tables: the registry, or a test's private list
  * @id: registration number of the given table (0 for the first table)
@@ -210,8 +225,6 @@ struct ddebug_table *ddebug_table_next(struct list_head *tables, u64 id)
 			return dt;
 	return NULL;
 }
-
-/* ===================== registration ===================== */
 
 static bool map_belongs(const struct ddebug_class_map *map,
 			const char *mod_name)
@@ -378,8 +391,6 @@ void ddebug_table_remove(const char *mod_name)
 	}
 	mutex_unlock(&ddebug_lock);
 }
-
-/* ===================== state ===================== */
 
 /**
  * ddebug_core_ready - whether the built-in sites are registered

@@ -19,8 +19,6 @@
 
 #include "ddebug.h"
 
-/* ===================== data ===================== */
-
 /*
  * Hit counts live in one array per table, allocated the first time one of
  * the table's sites is enabled (or at registration, for sites that start
@@ -73,8 +71,6 @@ static unsigned long site_key(const struct _ddebug *dp)
 {
 	return (unsigned long)dp / sizeof(*dp);
 }
-
-/* ===================== hit counts ===================== */
 
 static int counts_attach(struct ddebug_table *dt)
 {
@@ -138,26 +134,21 @@ unsigned long ddebug_site_hits(const struct ddebug_table *dt,
 }
 
 /**
- * ddebug_hits_reset - set every hit count to zero
+ * ddebug_hits_reset - set the hit counts of a table's sites to zero
+ * @dt: the table
  *
- * Context: process context; takes ddebug_lock.
+ * Context: ddebug_lock held.
  */
-void ddebug_hits_reset(void)
+void ddebug_hits_reset(struct ddebug_table *dt)
 {
-	struct ddebug_table *dt;
 	unsigned int i;
 
-	mutex_lock(&ddebug_lock);
-	list_for_each_entry(dt, &ddebug_tables, link) {
-		if (!dt->counts)
-			continue;
-		for (i = 0; i < dt->num_sites; i++)
-			atomic_long_set(&dt->counts->hits[i], 0);
-	}
-	mutex_unlock(&ddebug_lock);
+	lockdep_assert_held(&ddebug_lock);
+	if (!dt->counts)
+		return;
+	for (i = 0; i < dt->num_sites; i++)
+		atomic_long_set(&dt->counts->hits[i], 0);
 }
-
-/* ===================== rate limits ===================== */
 
 static int ratelimit_attach(const struct _ddebug *dp)
 {
@@ -215,8 +206,6 @@ static bool ratelimit_pass(struct site_ratelimit *rl, unsigned int *missed)
 	return pass;
 }
 
-/* ===================== the printing path ===================== */
-
 /**
  * ddebug_site_fire - count a call of an enabled site, and rate limit it
  * @dp: the site
@@ -245,8 +234,6 @@ bool ddebug_site_fire(const struct _ddebug *dp, unsigned int flags,
 	return pass;
 }
 
-/* ===================== changing sites ===================== */
-
 /**
  * ddebug_state_prepare - get ready for a site's new flags
  * @dt: the site's table
@@ -255,30 +242,31 @@ bool ddebug_site_fire(const struct _ddebug *dp, unsigned int flags,
  *
  * Gives the table its counters when the site is about to be enabled, and
  * the site its rate limit when it is about to get 'r'.  Test tables
- * (keyless) keep no state.
+ * (keyless) keep no state.  The caller reports what is lacking; a site
+ * whose rate limit is lacking must not get 'r'.
  *
  * Context: ddebug_lock held; may sleep.
- * Return: @newflags, without 'r' if its state could not be allocated.
+ * Return: the flags of @newflags whose state could not be allocated: its
+ * enabled flags if the table has no counters, 'r' if the site has no rate
+ * limit; 0 if nothing lacks.
  */
 unsigned int ddebug_state_prepare(struct ddebug_table *dt,
 				  const struct _ddebug *dp,
 				  unsigned int newflags)
 {
 	unsigned int oldflags = site_flags(dp);
+	unsigned int lacking = 0;
 
 	lockdep_assert_held(&ddebug_lock);
 	if (dt->keyless)
-		return newflags;
+		return 0;
 	if ((newflags & _DPRINTK_FLAGS_ENABLED) && !dt->counts &&
 	    counts_attach(dt))
-		pr_warn_once("%s: no memory to count hits\n", dt->mod_name);
+		lacking |= newflags & _DPRINTK_FLAGS_ENABLED;
 	if ((newflags & ~oldflags & DDEBUG_FLAG(RATELIMIT)) &&
-	    ratelimit_attach(dp)) {
-		pr_warn_ratelimited("%s:%u: no memory for a rate limit, 'r' not set\n",
-				    ddebug_site_file(dp), site_lineno(dp));
-		newflags &= ~DDEBUG_FLAG(RATELIMIT);
-	}
-	return newflags;
+	    ratelimit_attach(dp))
+		lacking |= DDEBUG_FLAG(RATELIMIT);
+	return lacking;
 }
 
 /**
