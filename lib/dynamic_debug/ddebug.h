@@ -125,9 +125,9 @@ struct ddebug_run {
 /**
  * struct ddebug_index - what finds a table's sites by function or file
  * @runs: the table's sites cut into runs, in site order
- * @by_function: run numbers ordered by function name (hash, then text);
+ * @by_function: run numbers ordered by the hash of the function name;
  *	NULL until a query first looks a name up, one allocation with @by_file
- * @by_file: run numbers ordered by the base name of the file (hash, then text)
+ * @by_file: run numbers ordered by the hash of the file base name
  * @nr_runs: number of runs
  *
  * The runs are cut when the table is added, the orders sorted under

@@ -7,12 +7,14 @@
 
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/completion.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
 
 #include "ddebug.h"
 
@@ -1393,6 +1395,64 @@ static void first_name_lookup_ends_its_hold(struct kunit *test)
 	kunit_deactivate_static_stub(test, ddebug_walk_pause);
 }
 
+/* The name of run @r an order of @dt is sorted by. */
+static const char *run_name(const struct ddebug_table *dt, u32 r, bool file)
+{
+	const struct _ddebug *dp = &dt->sites[dt->index.runs[r].first];
+
+	return file ? kbasename(site_raw_file(dp)) : site_function(dp);
+}
+
+/* Every run of @dt once in @order, by ascending hash of its name. */
+static bool order_is_sorted(const struct ddebug_table *dt, const u32 *order,
+			    bool file)
+{
+	u32 i, hash, prev = 0, n = dt->index.nr_runs;
+	unsigned long *seen = bitmap_zalloc(n, GFP_KERNEL);
+	bool ok = seen;
+
+	for (i = 0; ok && i < n; i++) {
+		ok = order[i] < n && !test_and_set_bit(order[i], seen);
+		if (!ok)
+			break;
+		hash = hashlen_hash(hashlen_string(NULL,
+						   run_name(dt, order[i], file)));
+		ok = !i || prev <= hash;
+		prev = hash;
+	}
+	bitmap_free(seen);
+	return ok;
+}
+
+/*
+ * The first lookup sorts a thousand runs by the hashes of their names;
+ * then every function is found, with its own site among the candidates.
+ */
+static void index_orders_runs_by_hash(struct kunit *test)
+{
+	char name[16];
+	unsigned int i, missed = 0;
+
+	ddebug_index_free(&wide_table);
+	KUNIT_ASSERT_EQ(test, ddebug_index_build(&wide_table), 0);
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "wide_0000", &wide_table), 1U);
+	KUNIT_ASSERT_NOT_NULL(test, wide_table.index.by_function);
+	KUNIT_EXPECT_TRUE(test, order_is_sorted(&wide_table,
+						wide_table.index.by_function,
+						false));
+	KUNIT_EXPECT_TRUE(test, order_is_sorted(&wide_table,
+						wide_table.index.by_file, true));
+	for (i = 0; i < WIDE_SITES; i++) {
+		snprintf(name, sizeof(name), "wide_%04u", i);
+		missed += candidate_sites(NULL, name, &wide_table) < 1;
+	}
+	KUNIT_EXPECT_EQ(test, missed, 0U);
+	KUNIT_EXPECT_EQ(test, candidate_sites("wide.c", NULL, &wide_table),
+			WIDE_SITES);
+	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "wide_9999", &wide_table),
+			0U);
+}
+
 static int fake_tables_index(struct kunit_suite *suite)
 {
 	unsigned int i, j;
@@ -1448,6 +1508,7 @@ static struct kunit_case dynamic_debug_cases[] = {
 	KUNIT_CASE(index_sorts_on_first_lookup),
 	KUNIT_CASE(concurrent_writers_end_in_a_serial_order),
 	KUNIT_CASE(first_name_lookup_ends_its_hold),
+	KUNIT_CASE(index_orders_runs_by_hash),
 	KUNIT_CASE(previews_what_a_write_would_do),
 	{}
 };

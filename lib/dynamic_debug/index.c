@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-table index of dynamic debug call sites: runs of consecutive sites
- * that share a file and a function, ordered by function name and by file
- * base name (each by the name's hash, then the name), so that "func NAME"
- * and "file NAME" queries find their sites by binary search instead of
- * visiting every site.  The orders are sorted when first needed.
+ * that share a file and a function, ordered by the hash of the function
+ * name and by that of the file base name, so that "func NAME" and "file
+ * NAME" queries find their sites by binary search instead of visiting
+ * every site.  The orders are sorted when first needed.
  */
 
 #define pr_fmt(fmt) "dyndbg: " fmt
@@ -13,7 +13,6 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/stringhash.h>
 
@@ -74,10 +73,11 @@ static const char *run_file(const struct ddebug_table *dt, u32 run)
 }
 
 /*
- * Runs are ordered by the hash of their name, then by the name: comparing
- * two hashes settles nearly every comparison of a sort without reading
- * the names, which share long prefixes in big modules.  A lookup hashes
- * its name once and searches in the same order.
+ * Runs are ordered by the hash of their name alone: a lookup hashes its
+ * name once and finds the runs of that hash, a superset of the runs of
+ * that name (a collision only adds candidates, which the walk checks like
+ * any other).  Sorting integers needs no comparison of names, which share
+ * long prefixes in big modules.
  */
 static u32 name_hash(const char *name)
 {
@@ -88,19 +88,46 @@ static u32 name_hash(const char *name)
 struct run_key {
 	u32 hash;
 	u32 run;
-	const char *name;
 };
 
-static int cmp_keys(const void *a, const void *b)
-{
-	const struct run_key *ka = a, *kb = b;
+/* Bits of the hash sorted by one pass of the radix sort. */
+#define RADIX_BITS	4
+#define RADIX_PASSES	(32 / RADIX_BITS)
 
-	if (ka->hash != kb->hash)
-		return ka->hash < kb->hash ? -1 : 1;
-	return ka->name == kb->name ? 0 : strcmp(ka->name, kb->name);
+/*
+ * Sort @keys by hash: a radix sort, RADIX_BITS at a time from the lowest,
+ * through @tmp and back (an even number of passes).  O(n) for n keys,
+ * with a few bytes of stack, where a comparison sort would call its
+ * compare function n log n times.
+ */
+static void sort_keys(struct run_key *keys, struct run_key *tmp, u32 n)
+{
+	struct run_key *from = keys, *to = tmp, *t;
+	u32 count[1 << RADIX_BITS], i, pos, c, digit;
+	unsigned int pass, shift;
+
+	BUILD_BUG_ON(RADIX_PASSES % 2);
+	for (pass = 0; pass < RADIX_PASSES; pass++) {
+		shift = pass * RADIX_BITS;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(from[i].hash >> shift) & (ARRAY_SIZE(count) - 1)]++;
+		for (digit = 0, pos = 0; digit < ARRAY_SIZE(count); digit++) {
+			c = count[digit];
+			count[digit] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++) {
+			digit = (from[i].hash >> shift) & (ARRAY_SIZE(count) - 1);
+			to[count[digit]++] = from[i];
+		}
+		t = from;
+		from = to;
+		to = t;
+	}
 }
 
-/* Fill @order with the run numbers sorted by (hash, name) of @name_of. */
+/* Fill @order with the run numbers sorted by the hash of @name_of. */
 static void sort_runs(struct ddebug_table *dt, u32 *order,
 		      const char *(*name_of)(const struct ddebug_table *, u32),
 		      struct run_key *keys)
@@ -109,10 +136,9 @@ static void sort_runs(struct ddebug_table *dt, u32 *order,
 
 	for (i = 0; i < n; i++) {
 		keys[i].run = i;
-		keys[i].name = name_of(dt, i);
-		keys[i].hash = name_hash(keys[i].name);
+		keys[i].hash = name_hash(name_of(dt, i));
 	}
-	sort(keys, n, sizeof(*keys), cmp_keys, NULL);
+	sort_keys(keys, keys + n, n);
 	for (i = 0; i < n; i++)
 		order[i] = keys[i].run;
 }
@@ -129,7 +155,7 @@ static int index_sort(struct ddebug_table *dt)
 	u32 *orders;
 
 	orders = kvmalloc_array(ix->nr_runs, 2 * sizeof(u32), GFP_KERNEL);
-	keys = kvmalloc_array(ix->nr_runs, sizeof(*keys), GFP_KERNEL);
+	keys = kvmalloc_array(ix->nr_runs, 2 * sizeof(*keys), GFP_KERNEL);
 	if (!orders || !keys) {
 		kvfree(orders);
 		kvfree(keys);
@@ -150,8 +176,8 @@ static int index_sort(struct ddebug_table *dt)
  * @dt: the table, with its sites set and its index empty
  *
  * O(S) for S sites; 8 bytes per run.  The orders by function and by file
- * (8 more bytes per run, and 16 per run while sorting, O(R log R) for R
- * runs) wait for the first query that looks a name up in the table.
+ * (8 more bytes per run, and 16 per run while sorting, O(R) for R runs)
+ * wait for the first query that looks a name up in the table.
  * Context: may sleep.
  * Return: 0, or -ENOMEM.
  */
@@ -203,21 +229,17 @@ static bool is_literal(const char *pattern)
 	return !strpbrk(pattern, "*?");
 }
 
-/* First position in @order whose key is not below that of @name. */
+/* First position in @order whose hash is not below @hash (above, if @after). */
 static u32 lower_bound(const struct ddebug_table *dt, const u32 *order,
 		       const char *(*name_of)(const struct ddebug_table *, u32),
-		       const char *name, bool inclusive)
+		       u32 hash, bool after)
 {
-	struct run_key key = { .hash = name_hash(name), .name = name }, at;
-	u32 lo = 0, hi = dt->index.nr_runs, mid;
-	int c;
+	u32 lo = 0, hi = dt->index.nr_runs, mid, at;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		at.name = name_of(dt, order[mid]);
-		at.hash = name_hash(at.name);
-		c = cmp_keys(&at, &key);
-		if (c < 0 || (inclusive && c == 0))
+		at = name_hash(name_of(dt, order[mid]));
+		if (at < hash || (after && at == hash))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -229,15 +251,17 @@ static void equal_range(const struct ddebug_table *dt, const u32 *order,
 			const char *(*name_of)(const struct ddebug_table *, u32),
 			const char *name, struct ddebug_runs *out)
 {
+	u32 hash = name_hash(name);
+
 	out->order = order;
-	out->pos = lower_bound(dt, order, name_of, name, false);
-	out->end = lower_bound(dt, order, name_of, name, true);
+	out->pos = lower_bound(dt, order, name_of, hash, false);
+	out->end = lower_bound(dt, order, name_of, hash, true);
 }
 
 /* Work, in sites looked at, of sorting both orders of @nr runs. */
 static unsigned int sort_work(u32 nr)
 {
-	return 2 * nr * (ilog2(nr) + 1);
+	return 2 * nr * (RADIX_PASSES + 1);
 }
 
 /**
@@ -250,8 +274,8 @@ static unsigned int sort_work(u32 nr)
  * is looked up in the index, which is sorted on the first such lookup;
  * otherwise, or when there is no memory to sort it, every run is a
  * candidate.  The candidates are a superset of the matching sites: callers
- * still check every selector.  O(log R) for R runs once sorted, O(R log R)
- * for the lookup that sorts.
+ * still check every selector.  O(log R) for R runs once sorted, O(R) for
+ * the lookup that sorts.
  * Context: ddebug_lock held, or @dt private to the caller; may sleep.
  * Return: the work done, in sites a walk could have looked at meanwhile:
  * large for the lookup that sorted the index, small otherwise.
