@@ -135,6 +135,10 @@ targeted lines "module $BIG file $FILE line $LINES" "$LINES_SITES"
 targeted wild "func $WILD" "$WILD_SITES"
 
 timer query "$CTL" "$REPS" format "format $NO_MATCH +p"
+# What every write pays before any site: the system call with a text of
+# only a comment, and a query whose module no table has.
+timer query "$CTL" "$REPS" floor_comment "# nothing"
+timer query "$CTL" "$REPS" floor_nomatch "module no_such_module +t"
 check "'format $NO_MATCH' matches nothing" test "$(on "$BIG")" = 0
 
 # The two writes of the CAL count above were these same queries: they

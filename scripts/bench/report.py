@@ -250,6 +250,8 @@ def main():
         trow("`%s +p` (%s sites)" % (sel, n), key + "_on")
         trow("`%s -p`" % sel, key + "_off")
         trow("`%s +t` (the query alone: no code patched)" % sel, key + "_ton")
+    trow("`# nothing` (a comment alone: the write's own cost)", "floor_comment")
+    trow("`module no_such_module +t` (no table matches)", "floor_nomatch")
     trow("`format %s +p` (scan, 0 sites)" % e("NO_MATCH"), "format")
     trow("`func %s +p` (wildcard, %s sites)" % (e("WILD"), e("WILD_SITES")), "wild_on")
     trow("`func %s -p`" % e("WILD"), "wild_off")
