@@ -70,7 +70,7 @@ compat:		## differential test against upstream 6.12, in-tree callers compile
 bench:		## ours vs upstream on a generated load [SITES=100000 BENCH_ONLY=ours|upstream]
 	$(run) bench
 
-bench-smoke:	## the bench on our kernel alone, 1000 sites: every metric produced
+bench-smoke:	## the bench on our kernel alone, 100,000 sites: every metric produced
 	$(run) bench-smoke
 
 fuzz:		## fuzz the control file in the guest [SEED=N COUNT=N]
