@@ -11,24 +11,12 @@
 
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
+. "$DIR/fuzz-run.sh"
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
-COUNT=${FUZZ_COUNT:-10000}
-SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 
 ktap_plan 3
-modprobe test_dyndbg_sites && modprobe test_dyndbg_driver
-dmesg -n 1
-ktap_diag "fuzz: seed $SEED, $COUNT writes, $(grep -c ^processor /proc/cpuinfo) CPUs"
-dyndbg_fuzz -s "$SEED" -n "$COUNT" test_dyndbg_sites test_dyndbg_driver >/tmp/fuzz.out 2>&1
-rc=$?
-# The kernel's warnings and worse that the fuzzer passed on (the console
-# is quiet meanwhile), as the kernel printed them: the host finds reports
-# among them as on the console (scripts/kernel-problems).
-grep -E '^\[ *[0-9]+\.[0-9]+\] ' /tmp/fuzz.out
-grep -vE '^\[ *[0-9]+\.[0-9]+\] ' /tmp/fuzz.out | sed 's/^/# /' | tail -n 20
-ktap_check "debug: fuzzer, $COUNT writes, invariants hold" test $rc = 0
-rmmod test_dyndbg_driver test_dyndbg_sites
+fuzz_run debug "${FUZZ_COUNT:-10000}"
 
 # kmemleak reports only objects older than a few seconds, found
 # unreferenced by two scans.

@@ -10,24 +10,12 @@
 
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
+. "$DIR/fuzz-run.sh"
 
 KCSAN=/sys/kernel/debug/kcsan
-COUNT=${FUZZ_COUNT:-5000}
-SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 
 ktap_plan 3
-modprobe test_dyndbg_sites && modprobe test_dyndbg_driver
-dmesg -n 1
-ktap_diag "fuzz: seed $SEED, $COUNT writes, $(grep -c ^processor /proc/cpuinfo) CPUs"
-dyndbg_fuzz -s "$SEED" -n "$COUNT" test_dyndbg_sites test_dyndbg_driver >/tmp/fuzz.out 2>&1
-rc=$?
-# The kernel's warnings and worse that the fuzzer passed on, as the kernel
-# printed them, for the host to find as on the console.
-grep -E '^\[ *[0-9]+\.[0-9]+\] ' /tmp/fuzz.out
-grep -vE '^\[ *[0-9]+\.[0-9]+\] ' /tmp/fuzz.out | sed 's/^/# /' | tail -n 20
-ktap_check "kcsan: fuzzer, $COUNT writes, invariants hold" test $rc = 0
-rmmod test_dyndbg_driver test_dyndbg_sites
-dmesg -n 7
+fuzz_run kcsan "${FUZZ_COUNT:-5000}"
 
 # KCSAN's counters: it is enabled, and it set up watchpoints meanwhile.
 cat "$KCSAN" >/tmp/kcsan 2>/dev/null
