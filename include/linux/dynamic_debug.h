@@ -106,7 +106,24 @@ struct _ddebug_names {
 	const char *format;
 };
 
-/* DEFINE_DYNAMIC_DEBUG_METADATA_CLS() writes the records in assembly. */
+/*
+ * Where the records are written.  Their fields are addresses, which an
+ * asm statement takes as "i" operands wherever the compiler calls an
+ * address a constant.  GCC does not for i386, arm and arm64 code compiled
+ * -fPIC or -fPIE, nor clang for i386: Kconfig tests the compiler both
+ * ways (CC_HAS_ASM_DDEBUG_NAMES{,_PIC}), and where it fails the records
+ * are C objects instead.  A file may also ask for C objects by defining
+ * DYNAMIC_DEBUG_NAMES_IN_DATA before the first include, as the selftests
+ * do to test that way.
+ */
+#if defined(CONFIG_CC_HAS_ASM_DDEBUG_NAMES) &&			\
+	(!defined(__PIC__) || defined(CONFIG_CC_HAS_ASM_DDEBUG_NAMES_PIC)) && \
+	!defined(DYNAMIC_DEBUG_NAMES_IN_DATA)
+#define _DPRINTK_NAMES_IN_ASM	1
+#else
+#define _DPRINTK_NAMES_IN_ASM	0
+#endif
+
 #if __SIZEOF_POINTER__ == 8
 #define _DPRINTK_ASM_PTR	".quad"
 #else
@@ -311,6 +328,33 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 	__asm__(".L" __stringify(name) "_" __stringify(__COUNTER__))
 #endif
 
+/*
+ * _DPRINTK_NAMES() writes the names record of descriptor @name.  In asm,
+ * the record sits with the site's code: the compiler emits it exactly
+ * when it keeps that code (each inlined copy writes one, all naming the
+ * same descriptor), and it has no symbol.  As a C object, it is kept
+ * whether or not the code is, and so is the descriptor it names.
+ */
+#if _DPRINTK_NAMES_IN_ASM
+#define _DPRINTK_NAMES(name, fmt) do {					\
+	asm volatile(".pushsection .init.dyndbg, \"a\"\n\t"		\
+		     ".balign " __stringify(__SIZEOF_POINTER__) "\n\t"	\
+		     _DPRINTK_ASM_PTR _DPRINTK_ASM_SYMS "\n\t"		\
+		     ".popsection"					\
+		     : : "i" (&(name)), "i" (KBUILD_MODNAME "\0" __FILE__), \
+			 "i" (__func__), "i" (fmt));			\
+} while (0)
+#else
+#define _DPRINTK_NAMES(name, fmt)					\
+	static struct _ddebug_names __used __section(".init.dyndbg")	\
+		__UNIQUE_ID(ddebug_names) = {				\
+		.desc = &(name),					\
+		.modfile = KBUILD_MODNAME "\0" __FILE__,		\
+		.function = __func__,					\
+		.format = (fmt),					\
+	}
+#endif
+
 /**
  * DEFINE_DYNAMIC_DEBUG_METADATA_CLS - define a call site descriptor
  * @name: variable name of the descriptor
@@ -321,13 +365,10 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
  * may align a 32-byte object to 32 bytes, and the linker would then leave
  * gaps in the array of descriptors, or between its start symbol and its
  * first entry.  Besides the descriptor, a struct _ddebug_names in an init
- * section holds the site's names.  The asm statement writes that record
- * where the code of the site is, so the compiler emits it exactly when it
- * keeps that code (a site in dead code leaves nothing behind; each inlined
- * copy writes one, all naming the same descriptor), and the record has no
- * symbol.  Nor has the descriptor: its assembler name is a local label
- * (see _DPRINTK_ASM_NAME()), so that a module with many sites gets no
- * symbol table entries per site to load.
+ * section holds the site's names (see _DPRINTK_NAMES()).  The descriptor
+ * has no symbol: its assembler name is a local label (see
+ * _DPRINTK_ASM_NAME()), so that a module with many sites gets no symbol
+ * table entries per site to load.
  */
 #define DEFINE_DYNAMIC_DEBUG_METADATA_CLS(name, cls, fmt)		\
 	static struct _ddebug __aligned(__alignof__(struct _ddebug))	\
@@ -336,12 +377,7 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 					   _DPRINTK_FLAGS_DEFAULT),	\
 		_DPRINTK_KEY_INIT					\
 	};								\
-	asm volatile(".pushsection .init.dyndbg, \"a\"\n\t"		\
-		     ".balign " __stringify(__SIZEOF_POINTER__) "\n\t"	\
-		     _DPRINTK_ASM_PTR _DPRINTK_ASM_SYMS "\n\t"		\
-		     ".popsection"					\
-		     : : "i" (&(name)), "i" (KBUILD_MODNAME "\0" __FILE__), \
-			 "i" (__func__), "i" (fmt));			\
+	_DPRINTK_NAMES(name, fmt);					\
 	BUILD_BUG_ON_MSG((cls) > _DPRINTK_CLASS_DFLT,			\
 			 "dynamic debug class id out of range");	\
 	BUILD_BUG_ON_MSG(__LINE__ > _DPRINTK_LINE_MAX,			\
