@@ -38,5 +38,19 @@ if [ "$IMPL" = ours ]; then
 else
 	ktap_test_skip "sparse and W=1 on lib/dynamic_debug: IMPL=$IMPL"
 fi
+# names_records KO: how the names records of KO were written: "data" when
+# they are C objects (each has a symbol), "asm" when none has one.
+names_records() {
+	local n
+	n=$(objdump -t "$1" | awk '$4 == ".init.dyndbg" && $NF != ".init.dyndbg"' | wc -l)
+	objdump -h "$1" | grep -q ' \.init\.dyndbg ' || { echo none; return; }
+	[ "$n" -gt 0 ] && echo data || echo asm
+}
+tm=$OUT/test_modules
+ktap_verdict "names records: asm in test_dyndbg_sites.ko, C objects in test_dyndbg_driver.ko" \
+	"$(for m in sites:asm driver:data callers:data; do
+		got=$(names_records "$tm/test_dyndbg_${m%%:*}.ko")
+		[ "$got" = "${m#*:}" ] || echo "test_dyndbg_${m%%:*}.ko: $got, expected ${m#*:}"
+	done)"
 ktap_group "jump-label NOP shape" scripts/nop-shape.sh "$OUT/test_modules/test_dyndbg_sites.ko"
 ktap_set_plan $((KTAP_TESTNO - 1))
