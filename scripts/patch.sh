@@ -341,6 +341,19 @@ check_series() {
 		die "git am did not give the series' tree"
 	echo "series: $total patches applied and built in $((SECONDS - start)) s; final tree = build/src/ours"
 	[ "$fail" = 0 ] || echo "checkpatch: messages above are neither waived nor allowed"
+	# The final tree for another architecture too: arm64's objects and
+	# test kernel, against upstream's, as make cross-check builds them.
+	if [ "${PATCH_ARM64:-1}" = 1 ]; then
+		msg "CROSS  arm64: the final tree's objects and test kernel"
+		t0=$SECONDS
+		if DYNDBG_BUILD=$CHECK CROSS_TARGETS=arm64 scripts/cross-check.sh >"$CHECK/cross-arm64.ktap" 2>&1; then
+			echo "arm64: the final tree builds, no new warning ($((SECONDS - t0)) s)"
+		else
+			grep -E '^(not ok|# )' "$CHECK/cross-arm64.ktap" | head -n 20
+			echo "arm64: the final tree FAILS (${CHECK#"$TOP"/}/cross-arm64.ktap)"
+			fail=1
+		fi
+	fi
 	if [ "${PATCH_TESTS:-1}" = 1 ]; then
 		msg "TEST   make check on the final tree"
 		DYNDBG_BUILD=$CHECK scripts/check.sh || fail=1
