@@ -245,8 +245,8 @@ names_layout() {
 # new_warnings UP OURS: the messages of OURS that UP does not have.
 new_warnings() { sort -u "$2" | grep -vxF -f <(sort -u "$1"); }
 
-. "$KTAP_HELPERS"
 cross_deps && do_tree || exit 1
+. "$KTAP_HELPERS"
 ktap_print_header
 mkdir -p "$BUILD/cross"
 for t in $TARGETS; do
