@@ -6,15 +6,9 @@
 # targets and serialises them on one lock so that two users of the same
 # checkout never build into the same directory at once.
 
-IMPL	?= ours
-V	?= 0
-SCRIPT	?=
-APPEND	?=
-NAME	?=
-SEED	?=
-COUNT	?=
-
-export IMPL V SCRIPT APPEND NAME SEED COUNT
+# Variables given on the command line or in the environment (IMPL, V,
+# SCRIPT, APPEND, NAME, SEED, COUNT...) reach the harness as they are;
+# scripts/lib.sh gives their defaults.
 
 HARNESS := scripts/harness.sh
 LOCK	:= build/.lock

@@ -8,7 +8,7 @@
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
-setup "${IMPL:-ours}"
+setup "$IMPL"
 LIST=$SELFTEST_DIR/boot-tests.list
 # On our core nothing may skip as a whole; upstream lacks our KUnit suite.
 STRICT=-

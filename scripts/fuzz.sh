@@ -11,7 +11,7 @@
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
-setup "${IMPL:-ours}"
+setup "$IMPL"
 
 SEED=${SEED:-}
 COUNT=${COUNT:-50000}

@@ -7,7 +7,7 @@
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
-setup "${IMPL:-ours}"
+setup "$IMPL"
 
 # vm_run SCRIPT APPEND: boot, run SCRIPT, print its output; fail with its
 # status, or when the guest hung, died or showed a kernel problem.

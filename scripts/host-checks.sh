@@ -9,7 +9,7 @@
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
-setup "${IMPL:-ours}"
+setup "$IMPL"
 . "$KTAP_HELPERS"
 
 ktap_print_header

@@ -22,6 +22,8 @@ QEMU_TCG_THREAD=${QEMU_TCG_THREAD:-single}
 DEB_PACKAGES="linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static bc bison flex \
 libelf-dev libssl-dev cpio kmod ccache rsync xz-utils python3 sparse binutils gcc make perl"
 export ARCH=x86_64
+# Which core every script works on unless told: ours, or upstream's.
+export IMPL=${IMPL:-ours}
 
 msg()  { echo "  $*" >&2; }
 die()  { echo "harness: error: $*" >&2; exit 1; }

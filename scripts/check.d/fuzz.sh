@@ -7,7 +7,8 @@
 # scripts/check.sh). The invariants are our core's (all-or-nothing writes,
 # NUL bytes refused): on IMPL=upstream it skips.
 
-if [ "${IMPL:-ours}" != ours ]; then
+. "$(dirname "$0")/../lib.sh" || exit 1
+if [ "$IMPL" != ours ]; then
 	echo "KTAP version 1"
 	echo "1..0 # SKIP the fuzzer checks guarantees upstream 6.12 lacks"
 	exit 0

@@ -42,7 +42,7 @@ off_costs_nothing() {
 # host CPU busy, a build both).
 start() {
 	local v=$1 log t0=$SECONDS append
-	setup "${IMPL:-ours}" "$v"
+	setup "$IMPL" "$v"
 	log=$OUT/matrix.log
 	rm -f "$OUT/matrix.rc"
 	# In a subshell: a harness error (die) fails this variant, not the
@@ -65,7 +65,7 @@ start() {
 # finish NAME MUST_SKIP: wait for the variant's boot and report it.
 finish() {
 	local v=$1 must=${2:--}
-	setup "${IMPL:-ours}" "$v"
+	setup "$IMPL" "$v"
 	[ -n "${BOOTING[$v]:-}" ] || return 0	# it did not build
 	wait "${BOOTING[$v]}"
 	ktap_boot "$OUT/matrix.log" "$(cat "$OUT/matrix.rc")" "$v: boots clean"
