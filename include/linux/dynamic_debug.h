@@ -444,7 +444,7 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 #define dynamic_pr_debug(fmt, ...)					\
 	dynamic_pr_debug_cls(_DPRINTK_CLASS_DFLT, fmt, ##__VA_ARGS__)
 
-/* The device flavours pass their device ahead of the format. */
+/* The device variants pass their device ahead of the format. */
 #define __ddebug_dev_call(printer, dev, fmt, ...)			\
 	__ddebug_printer_call(_DPRINTK_CLASS_DFLT, fmt, printer, dev, fmt, \
 			      ##__VA_ARGS__)

@@ -21,8 +21,8 @@
  * letters and descriptions are in ddebug_flag_info[] (flags.c), the one
  * table that parsing, printing and messages derive from.  The print flag
  * must be bit 0 and the trace flag bit 7: call sites test them as
- * _DPRINTK_FLAGS_ENABLED.  6.12's letters come first, so that sites using
- * only those are listed as 6.12 lists them.
+ * _DPRINTK_FLAGS_ENABLED.  The letters pmfsltd come first, in the order
+ * scripts that read the control file have always seen them; T and r follow.
  */
 enum ddebug_flag_bit {
 	DDEBUG_BIT_PRINT,

@@ -739,7 +739,7 @@ static const struct flags_case flags_cases[] = {
 	{ "bare minus keeps", P | M, "-", P | M },
 	{ "all letters on", 0, "+pmfsltdTr", ALL_FLAGS },
 	{ "all letters off", ALL_FLAGS, "-pmfsltdTr", 0 },
-	{ "6.12 letters off keep the new ones", ALL_FLAGS, "-pmfsltd", TR | RL },
+	{ "pmfsltd off keep T and r", ALL_FLAGS, "-pmfsltd", TR | RL },
 	{ "trace alone", P, "=T", TR },
 	{ "rate limit added to print", P, "+r", P | RL },
 	{ "article example equals plm", T, "=plm", P | L | M },

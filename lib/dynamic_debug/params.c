@@ -134,7 +134,7 @@ static int __init boot_param(char *param, char *val, const char *unused,
 		param_exec(val ?: "+p", NULL, "dyndbg");
 		return 0;
 	}
-	/* As in 6.12, a.b.dyndbg= is parameter b.dyndbg of a, not ours. */
+	/* a.b.dyndbg= is module a's parameter b.dyndbg, not a query. */
 	dot = strchr(param, '.');
 	if (dot && dot != param && parameq(dot + 1, "dyndbg")) {
 		*dot = '\0';

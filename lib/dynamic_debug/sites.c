@@ -132,7 +132,7 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_names_resolve);
 /*
  * Sites are visited table by table, and inside a table from the last
  * descriptor to the first: compilers emit a file's descriptors in reverse,
- * so this lists them in source order, as 6.12 does.
+ * so this lists them in source order.
  */
 static struct _ddebug *iter_enter(struct ddebug_iter *it,
 				  struct ddebug_table *dt)
