@@ -535,31 +535,30 @@ static ssize_t preview_read(struct file *file, char __user *ubuf,
 
 /* Files */
 
-static const struct file_operations control_fops = {
-	.owner = THIS_MODULE,
-	.open = control_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release_private,
-	.write = control_write,
-};
+/*
+ * The debugfs and procfs operations of a seq_file control file, opened by
+ * NAME_open() and written by @writer (NULL: read-only).
+ */
+#define DDEBUG_SEQ_FILE(name, writer)					\
+static const struct file_operations name##_fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = name##_open,						\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = seq_release_private,					\
+	.write = writer,						\
+};									\
+static const struct proc_ops name##_proc_ops = {			\
+	.proc_open = name##_open,					\
+	.proc_read = seq_read,						\
+	.proc_lseek = seq_lseek,					\
+	.proc_release = seq_release_private,				\
+	.proc_write = writer,						\
+}
 
-static const struct file_operations enabled_fops = {
-	.owner = THIS_MODULE,
-	.open = enabled_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release_private,
-};
-
-static const struct file_operations hits_fops = {
-	.owner = THIS_MODULE,
-	.open = hits_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release_private,
-	.write = hits_write,
-};
+DDEBUG_SEQ_FILE(control, control_write);
+DDEBUG_SEQ_FILE(enabled, NULL);
+DDEBUG_SEQ_FILE(hits, hits_write);
 
 static const struct file_operations preview_fops = {
 	.owner = THIS_MODULE,
@@ -578,55 +577,37 @@ static const struct proc_ops preview_proc_ops = {
 	.proc_release = preview_release,
 };
 
-static const struct proc_ops control_proc_ops = {
-	.proc_open = control_open,
-	.proc_read = seq_read,
-	.proc_lseek = seq_lseek,
-	.proc_release = seq_release_private,
-	.proc_write = control_write,
-};
-
-static const struct proc_ops enabled_proc_ops = {
-	.proc_open = enabled_open,
-	.proc_read = seq_read,
-	.proc_lseek = seq_lseek,
-	.proc_release = seq_release_private,
-};
-
-static const struct proc_ops hits_proc_ops = {
-	.proc_open = hits_open,
-	.proc_read = seq_read,
-	.proc_lseek = seq_lseek,
-	.proc_release = seq_release_private,
-	.proc_write = hits_write,
+/* Each file is in debugfs and in procfs, under dynamic_debug/. */
+static const struct ddebug_file {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+	const struct proc_ops *proc_ops;
+} ddebug_files[] = {
+	{ "control", CONTROL_MODE, &control_fops, &control_proc_ops },
+	{ "enabled", ENABLED_MODE, &enabled_fops, &enabled_proc_ops },
+	{ "hits", HITS_MODE, &hits_fops, &hits_proc_ops },
+	{ "preview", PREVIEW_MODE, &preview_fops, &preview_proc_ops },
 };
 
 static int __init ddebug_control_init(void)
 {
+	const struct ddebug_file *f;
 	struct proc_dir_entry *proc_dir;
-	struct dentry *dir;
+	struct dentry *dir = NULL;
 
 	if (!ddebug_core_ready())
 		return -ENODEV;
 
-	if (debugfs_initialized()) {
+	if (debugfs_initialized())
 		dir = debugfs_create_dir("dynamic_debug", NULL);
-		debugfs_create_file("control", CONTROL_MODE, dir, NULL,
-				    &control_fops);
-		debugfs_create_file("enabled", ENABLED_MODE, dir, NULL,
-				    &enabled_fops);
-		debugfs_create_file("hits", HITS_MODE, dir, NULL, &hits_fops);
-		debugfs_create_file("preview", PREVIEW_MODE, dir, NULL,
-				    &preview_fops);
-	}
-
 	proc_dir = proc_mkdir("dynamic_debug", NULL);
-	if (!proc_dir)
-		return 0;
-	proc_create("control", CONTROL_MODE, proc_dir, &control_proc_ops);
-	proc_create("enabled", ENABLED_MODE, proc_dir, &enabled_proc_ops);
-	proc_create("hits", HITS_MODE, proc_dir, &hits_proc_ops);
-	proc_create("preview", PREVIEW_MODE, proc_dir, &preview_proc_ops);
+	for (f = ddebug_files; f < ddebug_files + ARRAY_SIZE(ddebug_files); f++) {
+		if (dir)
+			debugfs_create_file(f->name, f->mode, dir, NULL, f->fops);
+		if (proc_dir)
+			proc_create(f->name, f->mode, proc_dir, f->proc_ops);
+	}
 	return 0;
 }
 
