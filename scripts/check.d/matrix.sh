@@ -11,10 +11,13 @@
 # debug is our kernel under KASAN, lockdep, kmemleak and UBSAN: every
 # kselftest (the stress run among them), then variant-debug.sh, the
 # fuzzer and a kmemleak scan. kcsan is our kernel under KCSAN (exclusive
-# with KASAN, so a kernel of its own): KUnit, the concurrency, stress and
-# text-patching kselftests, then variant-kcsan.sh (the fuzzer); any data
-# race report fails it. Prints KTAP. MATRIX="debug kcsan nojump core off"
-# picks variants.
+# with KASAN, so a kernel of its own): KUnit, the concurrency, contexts,
+# stress and text-patching kselftests, then variant-kcsan.sh (the
+# fuzzer); any data race report fails it. rt is our kernel with
+# PREEMPT_RT, where spinlock_t sleeps, under lockdep (raw-lock nesting
+# included) and DEBUG_ATOMIC_SLEEP: every kselftest (test-contexts.sh
+# prints from hard interrupts and under raw spinlocks), then
+# variant-rt.sh (the fuzzer). Prints KTAP. MATRIX="debug kcsan rt nojump core off" picks variants.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
@@ -80,18 +83,19 @@ do_deps && do_tree || exit 1
 ktap_print_header
 t0=$SECONDS
 # The debug kernel's guest runs longest: it starts first.
-variants=" ${MATRIX:-debug kcsan nojump core off} "
-for v in debug kcsan nojump core off; do
+variants=" ${MATRIX:-debug kcsan rt nojump core off} "
+for v in debug kcsan rt nojump core off; do
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	start nojump "variant-nojump.sh kselftests boot-class-names.sh" ;;
 	debug)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start debug "kselftests variant-debug.sh" ;;
 	kcsan)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start kcsan \
-			"test-concurrency.sh test-stress.sh test-textpoke.sh variant-kcsan.sh" ;;
+			"test-concurrency.sh test-contexts.sh test-stress.sh test-textpoke.sh variant-kcsan.sh" ;;
+	rt)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start rt "kselftests variant-rt.sh" ;;
 	*)	start $v ;;
 	esac
 done
-for v in debug kcsan nojump core off; do
+for v in debug kcsan rt nojump core off; do
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	finish nojump test-classes.sh ;;
@@ -99,6 +103,7 @@ for v in debug kcsan nojump core off; do
 	off)	finish off all ;;
 	debug)	finish debug ;;
 	kcsan)	finish kcsan ;;
+	rt)	finish rt ;;
 	esac
 done
 ktap_print_msg "matrix:$variants took $((SECONDS - t0))s"

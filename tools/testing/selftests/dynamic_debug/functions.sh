@@ -257,6 +257,27 @@ boot_param_known()
 	! log_lines 'Unknown kernel command line' | grep -qE "[\" ]$1="
 }
 
+# tracefs_dir: the directory of tracefs, mounted if it was not; nothing
+# on a kernel without tracing.
+tracefs_dir()
+{
+	local t
+
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$t/events" ] && { echo "$t"; return 0; }
+	done
+	[ -d /sys/kernel/tracing ] &&
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
+		[ -d /sys/kernel/tracing/events ] && echo /sys/kernel/tracing
+}
+
+# trace_has TEXT: the trace buffer of tracefs directory $TRACE holds a
+# line containing TEXT.
+trace_has()
+{
+	grep -qF -- "$1" "$TRACE/trace"
+}
+
 # require_feature WHAT PROBE...: skip the whole script unless PROBE
 # succeeds; WHAT names the feature in the reason.
 require_feature()

@@ -37,21 +37,7 @@ set_plain()
 
 # --- T: the trace buffer
 
-TRACE=
-for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-	[ -d "$t/events" ] && { TRACE=$t; break; }
-done
-if [ -z "$TRACE" ] && [ -d /sys/kernel/tracing ]; then
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
-		[ -d /sys/kernel/tracing/events ] && TRACE=/sys/kernel/tracing
-fi
-
-# trace_has TEXT: the trace buffer holds a line containing TEXT.
-trace_has()
-{
-	grep -qF -- "$1" "$TRACE/trace"
-}
-
+TRACE=$(tracefs_dir)
 if [ -n "$TRACE" ] && [ -d "$TRACE/events/dyndbg" ]; then
 	echo 1 > "$TRACE/events/dyndbg/enable"
 	echo > "$TRACE/trace"

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # For the KCSAN kernel (variant "kcsan" of the build matrix, scripts/
-# check.d/matrix.sh), run after KUnit, test-concurrency.sh, test-stress.sh
-# and test-textpoke.sh: a bounded run of the control-file fuzzer, then a
-# look at KCSAN's own counters, to show that the detector was watching
-# all along. A KCSAN report ("BUG: KCSAN: data-race in ...") on the
+# check.d/matrix.sh), run after KUnit, test-concurrency.sh,
+# test-contexts.sh, test-stress.sh and test-textpoke.sh: a bounded run of
+# the control-file fuzzer, then a look at KCSAN's own counters, to show
+# that the detector was watching all along. A KCSAN report ("BUG: KCSAN: data-race in ...") on the
 # console fails the boot (scripts/kernel-problems).
 
 DIR=$(dirname "$0")
