@@ -66,7 +66,8 @@ write_report() {
 		echo "__dyndbg, ours __dyndbg plus the names records in .init.dyndbg (freed"
 		echo "once the kernel or the module has started). Layout: how ours wrote the names"
 		echo "records there (asm, or C objects where the compiler cannot: see"
-		echo "_DPRINTK_NAMES()). __dyndbg in vmlinux: bytes, upstream / ours."
+		echo "_DPRINTK_NAMES()). __dyndbg in vmlinux: bytes, upstream / ours (+ the names"
+		echo "records, freed after boot)."
 		echo
 		echo "| arch | compiler | objects | kernel | warnings | sites | upstream B/site | ours B/site | layout | __dyndbg in vmlinux | time |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -231,6 +232,15 @@ sec_size() {
 	[ -n "$h" ] && echo $((16#$h))
 }
 
+# sym_span FILE NAME: bytes from __start_NAME to __stop_NAME in FILE (a
+# linked kernel keeps its tables inside other sections).
+sym_span() {
+	local a b
+	read -r a b < <(${NM:-nm} "$1" 2>/dev/null | awk -v s="__start_$2" -v e="__stop_$2" '
+		$3 == s { a = $1 } $3 == e { b = $1 } END { if (a != "" && b != "") print a, b }')
+	[ -n "$b" ] && echo $((16#$b - 16#$a))
+}
+
 # names_layout OBJ: how OBJ's names records were written: "C objects"
 # when they have symbols, "asm" when none has.
 names_layout() {
@@ -270,8 +280,8 @@ for t in $TARGETS; do
 
 	# bytes per site in lib/test_dynamic_debug.o
 	tobj=lib/test_dynamic_debug.o
-	rd=readelf od=objdump; [ -z "$CROSS" ] || rd=${CROSS}readelf od=${CROSS}objdump
-	command -v "$rd" >/dev/null || rd=llvm-readelf od=llvm-objdump
+	rd=readelf od=objdump nmx=nm; [ -z "$CROSS" ] || rd=${CROSS}readelf od=${CROSS}objdump nmx=${CROSS}nm
+	command -v "$rd" >/dev/null || rd=llvm-readelf od=llvm-objdump nmx=llvm-nm
 	n=$(nm -S "$up/obj/$tobj" 2>/dev/null | grep -c '__UNIQUE_ID_ddebug')
 	usz=$(READELF=$rd sec_size "$up/obj/$tobj" __dyndbg)
 	osz=$(READELF=$rd sec_size "$ours/obj/$tobj" __dyndbg)
@@ -287,7 +297,7 @@ for t in $TARGETS; do
 		   cross_kernel "$t" ours && [ $KERNEL_OK = 1 ]; then
 			new=$(new_warnings "$kup.msgs" "$OUT.msgs")
 			[ -z "$new" ] || { echo "$new" | head -n 10 | sed 's/^/# new: /'; kfail=1; }
-			vml="$(READELF=$rd sec_size "$kup/obj/vmlinux" __dyndbg) / $(READELF=$rd sec_size "$OUT/obj/vmlinux" __dyndbg)"
+			vml="$(NM=$nmx sym_span "$kup/obj/vmlinux" __dyndbg) / $(NM=$nmx sym_span "$OUT/obj/vmlinux" __dyndbg) + $(NM=$nmx sym_span "$OUT/obj/vmlinux" __dyndbg_names) init"
 			warn="$warn; kernel $(sort -u "$kup.msgs" | wc -l) / $(sort -u "$OUT.msgs" | wc -l)"
 		else
 			grep 'error:' "$OUT.msgs" 2>/dev/null | head -n 5 | sed 's/^/# /'
