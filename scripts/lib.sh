@@ -39,7 +39,7 @@ arm64)	export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 	KIMAGE=arch/arm64/boot/Image CONSOLE=ttyAMA0 ARCH_APPEND=
 	# An implementation-defined pointer authentication: QEMU's
 	# architected one (QARMA) costs TCG much time on every call.
-	QEMU_ARCH=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on) ;;
+	QEMU_ARCH=(qemu-system-aarch64 -M virt -cpu 'max,pauth-impdef=on') ;;
 riscv64) export ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu-
 	DEB_PACKAGES="$DEB_PACKAGES qemu-system-misc opensbi gcc-riscv64-linux-gnu libc6-dev-riscv64-cross dpkg-dev"
 	KIMAGE=arch/riscv/boot/Image CONSOLE=ttyS0 ARCH_APPEND=
