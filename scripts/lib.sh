@@ -86,7 +86,7 @@ kmake() {
 
 # do_deps: install the Debian packages that are missing, once.
 do_deps() {
-	local missing stamp=$BUILD/.deps-ok
+	local missing stamp=$BUILD/.deps-ok$ARCH_SUFFIX
 	[ "$(cat "$stamp" 2>/dev/null)" = "$DEB_PACKAGES" ] && return 0
 	missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $DEB_PACKAGES 2>&1 | awk '!/^ii/ { print $NF }')
 	if [ -n "$missing" ]; then
