@@ -11,7 +11,7 @@
 #
 # Usage: scripts/nop-shape.sh MODULE.ko [FUNCTION (default sites_fill_report,
 # of test_dyndbg_sites.ko, built -O2 as a distribution kernel is)]. OBJDUMP=
-# (default: GUEST_ARCH's, see lib.sh).
+# and READELF= (default: GUEST_ARCH's, see lib.sh).
 
 KO=${1:-}
 FUNC=${2:-sites_fill_report}
@@ -20,6 +20,7 @@ PRINT_FN=__dynamic_pr_debug
 . "$(dirname "$0")/lib.sh"
 . "$KTAP_HELPERS"
 OBJDUMP=${OBJDUMP:-${CROSS_COMPILE:-}objdump}
+READELF=${READELF:-${CROSS_COMPILE:-}readelf}
 
 # The module's architecture: its site NOP as objdump prints the bytes,
 # every form a NOP site may take (x86: also the 2-byte one objtool puts
@@ -36,7 +37,7 @@ elf64-littleaarch64)
 	REL=R_AARCH64 END_RE='\\| *(ret|b .*@)' ;;
 elf64-littleriscv)
 	ARCH_NAME=riscv64 NOP=00000013 NOP_NAME="4-byte nop" NOPS=$NOP
-	REL=R_RISCV END_RE='\\| *(ret|jr .*|auipc.*@.*)$' ;;
+	REL=R_RISCV END_RE='\\| *(ret|jr )' ;;
 esac
 
 # skip_rest REASON: report every check not yet run as skipped by REASON.
@@ -102,10 +103,18 @@ END=$((START + 0x$SIZE))
 		}
 	}' > "$TMP/dis"
 
+# Local labels, "NAME SECTION VALUE" (decimal): riscv64's jump table names
+# the site and its target by local labels, a pair of relocations per field
+# (ADD of the label, SUB of the field's own place), where x86_64's and
+# arm64's name their sections.
+{ "$READELF" -SW "$KO"; "$READELF" -sW "$KO"; } | awk "$AWK_HEX"'
+	/^ *\[ *[0-9]+\] / { sub(/^ *\[ */, ""); sub(/\]/, ""); sect[$1] = $2; next }
+	$1 ~ /^[0-9]+:$/ && $4 == "NOTYPE" && ($7 in sect) { print $8, sect[$7], hex($2) }' > "$TMP/syms"
+
 # Jump table entries (code, target, key relative references, 16 bytes
-# each): "CODE_SECTION CODE TARGET_SECTION TARGET", addresses in hex.
+# each): "CODE_SECTION CODE TARGET_SECTION TARGET", addresses in decimal.
 "$OBJDUMP" -r -j __jump_table "$KO" 2>/dev/null | awk -v rel="$REL" "$AWK_HEX"'
-	index($2, rel) == 1 {
+	index($2, rel) == 1 && $2 !~ /_SUB/ {
 		sym = $3; add = 0
 		if (match($3, /[+-]0x[0-9a-f]+$/)) {
 			sym = substr($3, 1, RSTART - 1); add = hex(substr($3, RSTART + 1))
@@ -113,7 +122,11 @@ END=$((START + 0x$SIZE))
 		}
 		if (hex($1) % 16 == 0) printf "%s %d ", sym, add
 		else if (hex($1) % 16 == 4) printf "%s %d\n", sym, add
-	}' > "$TMP/jt"
+	}' | awk 'NR == FNR { sect[$1] = $2; val[$1] = $3; next }
+	{
+		for (i = 1; i <= 3; i += 2) if ($i in sect) { $(i + 1) += val[$i]; $i = sect[$i] }
+		print
+	}' "$TMP/syms" - > "$TMP/jt"
 
 # Sites of the function: jump entries whose code lies inside it.
 awk -v s="$SECT" -v lo="$START" -v hi="$END" \
