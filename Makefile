@@ -6,9 +6,9 @@
 # targets and serialises them on one lock so that two users of the same
 # checkout never build into the same directory at once.
 
-# Variables given on the command line or in the environment (IMPL, V,
-# SCRIPT, APPEND, NAME, SEED, COUNT...) reach the harness as they are;
-# scripts/lib.sh gives their defaults.
+# Variables given on the command line or in the environment (IMPL,
+# GUEST_ARCH, V, SCRIPT, APPEND, NAME, SEED, COUNT...) reach the harness
+# as they are; scripts/lib.sh gives their defaults.
 
 HARNESS := scripts/harness.sh
 LOCK	:= build/.lock
@@ -16,7 +16,7 @@ LOCK	:= build/.lock
 run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
-.PHONY: run check check-all boot-test kselftest shell vm-run build deps tree config initramfs \
+.PHONY: run check check-all arches boot-test kselftest shell vm-run build deps tree config initramfs \
 	host-checks compat bench bench-smoke fuzz patch patch-check apply distro-check cross-check clean distclean help
 
 run:		## boot the kernel and run the narrated demo
@@ -27,6 +27,9 @@ check:		## KUnit, every kselftest, the boot tests, host checks (~3 min warm)
 
 check-all:	## check + scripts/check.d/: build matrix, callers, compat...
 	$(run) check-all
+
+arches:		## check on arm64 and riscv64 (GUEST_ARCH=...): KUnit, kselftests, boot tests [ARCHES=...]
+	$(run) arches
 
 boot-test:	## one boot test of boot-tests.list: NAME=boot-bad.sh
 	$(run) boot-test

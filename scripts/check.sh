@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh [--all | --boot-test NAME | --kselftest NAME]: build IMPL's kernel,
-# boot it for the KUnit suite and every kselftest and once per line of
-# boot-tests.list, with the host checks (and for --all scripts/check.d/*.sh)
-# beside; all in one KTAP document, build/IMPL/check.ktap, then its summary.
+# check.sh [--all | --boots | --guest | --boot-test NAME | --kselftest NAME]:
+# build IMPL's kernel, boot it for the KUnit suite and every kselftest and
+# once per line of boot-tests.list, with the host checks (and for --all
+# scripts/check.d/*.sh) beside; all in one KTAP document,
+# build/IMPL/check.ktap, then its summary. --boots: the boots alone;
+# --guest: the KUnit and kselftest boot alone.
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
@@ -33,6 +35,14 @@ boot_test() {
 	boot_tests "$1" "$append" "$1"
 }
 
+# all_boot_tests: one boot per line of boot-tests.list.
+all_boot_tests() {
+	local name append
+	while read -r name append; do
+		boot_tests "$name" "$append" "$name"
+	done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$LIST")
+}
+
 # suites FILE...: run each check.d suite, nested under one result.
 suites() {
 	local s
@@ -47,8 +57,7 @@ suites() {
 # and the build matrix, which runs longest, in a third. A TCG guest keeps
 # one host CPU busy, a build both: the lanes fill each other's idle time.
 check() {
-	local side=$OUT/check-side.ktap matrix=$OUT/check-matrix.ktap name append
-	ktap_test_pass "build and initramfs"
+	local side=$OUT/check-side.ktap matrix=$OUT/check-matrix.ktap
 	: >"$matrix"
 	if [ "$1" = --all ]; then
 		suites scripts/check.d/matrix.sh >"$matrix" &
@@ -58,9 +67,7 @@ check() {
 		ktap_group "host checks" scripts/host-checks.sh >"$side" &
 	fi
 	boot_tests main "" kunit kselftests
-	while read -r name append; do
-		boot_tests "$name" "$append" "$name"
-	done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$LIST")
+	all_boot_tests
 	msg "WAIT   host checks${1:+ and scripts/check.d}"
 	wait
 	cat "$side" "$matrix"
@@ -77,6 +84,11 @@ ktap_print_header >"$OUT/check.ktap"
 case "${1:-}" in
 --boot-test)	boot_test "$2" ;;
 --kselftest)	boot_tests "$2" "" "$2" ;;
-*)		check "${1:-}" ;;
+--guest)	ktap_test_pass "build and initramfs"
+		boot_tests main "" kunit kselftests ;;
+--boots)	ktap_test_pass "build and initramfs"
+		boot_tests main "" kunit kselftests; all_boot_tests ;;
+*)		ktap_test_pass "build and initramfs"
+		check "${1:-}" ;;
 esac >>"$OUT/check.ktap"
 ktap_summary "$OUT/check.ktap"

@@ -38,6 +38,10 @@ shell)		do_build && do_initramfs || exit 1
 		qemu_cmd "${APPEND:-}" "$OUT/shell.cpio" && "${QEMU[@]}" ;;
 check)		scripts/check.sh ;;
 check-all)	scripts/check.sh --all ;;
+arches)		ARCHES=${ARCHES:-arm64 riscv64} ARCH_BOOT_TESTS=1 scripts/check.d/arches.sh >"$BUILD/arches.ktap"
+		grep -E '^(not )?ok ' "$BUILD/arches.ktap"
+		echo "# the whole KTAP document: ${BUILD#"$TOP"/}/arches.ktap"
+		ktap_summary "$BUILD/arches.ktap" ;;
 boot-test|kselftest) scripts/check.sh --$1 "${NAME:?usage: make $1 NAME=FILE}" ;;
 host-checks)	do_build && scripts/host-checks.sh ;;
 compat)		scripts/check.d/compat.sh && scripts/check.d/callers.sh ;;

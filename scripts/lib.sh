@@ -21,9 +21,35 @@ PROBLEMS=$TOP/scripts/kernel-problems
 QEMU_TCG_THREAD=${QEMU_TCG_THREAD:-single}
 DEB_PACKAGES="linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static bc bison flex \
 libelf-dev libssl-dev cpio kmod ccache rsync xz-utils python3 sparse binutils gcc make perl"
-export ARCH=x86_64
 # Which core every script works on unless told: ours, or upstream's.
 export IMPL=${IMPL:-ours}
+# GUEST_ARCH=x86_64|arm64|riscv64: the architecture the kernel is built
+# for (with Debian's cross compiler) and booted as (QEMU's virt machine
+# beyond x86), with its packages, image, console and QEMU arguments.
+# Outside x86_64 the build directories gain the suffix (build/ours-arm64)
+# and scripts/arch/GUEST_ARCH.config is merged after the other fragments.
+GUEST_ARCH=${GUEST_ARCH:-x86_64}
+ARCH_SUFFIX=-$GUEST_ARCH
+BUSYBOX=/bin/busybox
+case "$GUEST_ARCH" in
+x86_64)	export ARCH=x86_64
+	ARCH_SUFFIX=
+	KIMAGE=arch/x86/boot/bzImage CONSOLE=ttyS0 ARCH_APPEND=no_timer_check
+	QEMU_ARCH=(qemu-system-x86_64 -cpu max) ;;
+arm64)	export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	DEB_PACKAGES="$DEB_PACKAGES qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev"
+	KIMAGE=arch/arm64/boot/Image CONSOLE=ttyAMA0 ARCH_APPEND=
+	# An implementation-defined pointer authentication: QEMU's
+	# architected one (QARMA) costs TCG much time on every call.
+	QEMU_ARCH=(qemu-system-aarch64 -M virt -cpu 'max,pauth-impdef=on') ;;
+riscv64) export ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu-
+	DEB_PACKAGES="$DEB_PACKAGES qemu-system-misc opensbi gcc-riscv64-linux-gnu libc6-dev-riscv64-cross dpkg-dev"
+	KIMAGE=arch/riscv/boot/Image CONSOLE=ttyS0 ARCH_APPEND=
+	QEMU_ARCH=(qemu-system-riscv64 -M virt) ;;
+*)	echo "harness: error: GUEST_ARCH must be x86_64, arm64 or riscv64, not '$GUEST_ARCH'" >&2
+	exit 1 ;;
+esac
+[ -z "$ARCH_SUFFIX" ] || BUSYBOX=$BUILD/busybox$ARCH_SUFFIX/busybox
 
 msg()  { echo "  $*" >&2; }
 die()  { echo "harness: error: $*" >&2; exit 1; }
@@ -34,7 +60,7 @@ setup() {
 	case "$IMPL" in ours|upstream) ;; *) die "IMPL must be ours or upstream, not '$IMPL'" ;; esac
 	TREE=$OURS_TREE
 	[ "$IMPL" = ours ] || TREE=$PRISTINE
-	OUT=$BUILD/$IMPL${VARIANT:+-$VARIANT}
+	OUT=$BUILD/$IMPL$ARCH_SUFFIX${VARIANT:+-$VARIANT}
 	OBJ=$OUT/obj
 	mkdir -p "$OUT"
 }
@@ -53,16 +79,16 @@ quiet() {
 # kmake ARGS...: make in $TREE for $OBJ. CCACHE_BASEDIR lets checkouts
 # share cached objects: paths under $TOP are hashed relative to it.
 kmake() {
-	local cc=gcc
-	command -v ccache >/dev/null && cc="ccache gcc"
-	CCACHE_BASEDIR=$TOP make -C "$TREE" O="$OBJ" CC="$cc" HOSTCC="$cc" -j"$(nproc)" \
+	local cc=${CROSS_COMPILE:-}gcc hostcc=gcc
+	command -v ccache >/dev/null && cc="ccache $cc" hostcc="ccache gcc"
+	CCACHE_BASEDIR=$TOP make -C "$TREE" O="$OBJ" CC="$cc" HOSTCC="$hostcc" -j"$(nproc)" \
 		KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00 UTC' KBUILD_BUILD_USER=dyndbg \
 		KBUILD_BUILD_HOST=harness "$@"
 }
 
 # do_deps: install the Debian packages that are missing, once.
 do_deps() {
-	local missing stamp=$BUILD/.deps-ok
+	local missing stamp=$BUILD/.deps-ok$ARCH_SUFFIX
 	[ "$(cat "$stamp" 2>/dev/null)" = "$DEB_PACKAGES" ] && return 0
 	missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $DEB_PACKAGES 2>&1 | awk '!/^ii/ { print $NF }')
 	if [ -n "$missing" ]; then
@@ -71,6 +97,43 @@ do_deps() {
 			quiet apt-get install -y -q --no-install-recommends $missing || die "could not install:" $missing
 	fi
 	mkdir -p "$BUILD" && echo "$DEB_PACKAGES" >"$stamp"
+}
+
+# apt_src: a deb-src entry for the Debian release this machine runs, on the
+# mirror it already uses (its deb822 entry naming the release), once.
+apt_src() {
+	local list=/etc/apt/sources.list.d/dyndbg-deb-src.sources rel entry
+	[ -f "$list" ] && return 0
+	rel=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	entry=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v RS= -v rel="$rel" '
+		/(^|\n)Types:[^\n]*deb/ && $0 ~ "\nSuites:([^\n]*[ \t])?" rel "([ \t]|\n|$)" {
+			sub(/Types:[^\n]*/, "Types: deb-src"); print; exit }')
+	[ -n "$entry" ] || die "no deb822 apt entry for $rel to add a deb-src entry beside"
+	msg "APT    deb-src entry: $list"
+	echo "$entry" >"$list" && DEBIAN_FRONTEND=noninteractive quiet apt-get update -q
+}
+
+# do_busybox: BUSYBOX for a foreign GUEST_ARCH, built once from Debian's
+# busybox source package with the configuration of its busybox-static
+# and the cross compiler (Debian 12 ships no riscv64 binaries; arm64 is
+# built the same way, so that one path serves both).
+do_busybox() {
+	local dir=${BUSYBOX%/*} src=$BUILD/busybox-src bb
+	[ -x "$BUSYBOX" ] && return 0
+	if [ ! -f "$src/.ok" ]; then
+		apt_src || return 1
+		msg "APT    source busybox -> ${src#"$TOP"/}"
+		rm -rf "$src" && mkdir -p "$src" &&
+			(cd "$src" && quiet apt-get source -q busybox) && touch "$src/.ok" || return 1
+	fi
+	bb=$(ls -d "$src"/busybox-*/debian) && bb=${bb%/debian} || return 1
+	msg "BUILD  busybox ($GUEST_ARCH, static)"
+	# As debian/rules configures and builds its static flavour.
+	rm -rf "$dir" && mkdir -p "$dir" &&
+		cat "$bb/debian/config/os/linux" "$bb/debian/config/pkg/static" >"$dir/.config" &&
+		{ yes "" || :; } | quiet make -C "$dir" -f "$bb/Makefile" KBUILD_SRC="$bb" silentoldconfig &&
+		quiet make -C "$dir" -j"$(nproc)" CROSS_COMPILE="$CROSS_COMPILE" CC="ccache ${CROSS_COMPILE}gcc" \
+			busybox
 }
 
 prepare_pristine() {
@@ -121,6 +184,7 @@ config_fragments() {
 	[ "$IMPL" = upstream ] || echo "$TOP/scripts/config-ours.fragment"
 	echo "$TOP/$SELFTEST_DIR/config"
 	[ -z "$VARIANT" ] || echo "$TOP/scripts/variants/$VARIANT.config"
+	[ ! -f "$TOP/scripts/arch/$GUEST_ARCH.config" ] || echo "$TOP/scripts/arch/$GUEST_ARCH.config"
 }
 
 # verify_config CONFIG: every option the fragments set (the last to name
@@ -180,8 +244,8 @@ do_test_modules() {
 
 do_build() {
 	do_deps && do_tree && do_config || return 1
-	msg "BUILD  $IMPL${VARIANT:+ ($VARIANT)}: bzImage modules"
-	quiet kmake bzImage modules && do_test_modules
+	msg "BUILD  $IMPL${VARIANT:+ ($VARIANT)}${ARCH_SUFFIX:+ ($GUEST_ARCH)}: ${KIMAGE##*/} modules"
+	quiet kmake "${KIMAGE##*/}" modules && do_test_modules
 }
 
 # do_initramfs: BusyBox, init, the kernel's and the test modules, and the
@@ -191,7 +255,7 @@ do_initramfs() {
 	kver=$(cat "$OBJ/include/config/kernel.release")
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,etc/modprobe.d,proc,sys,dev,tmp,root,run,compat}
-	cp /bin/busybox "$root/bin/" && cp "$TOP"/scripts/guest/* "$root/bin/" && mv "$root/bin/init" "$root/"
+	do_busybox && cp "$BUSYBOX" "$root/bin/" && cp "$TOP"/scripts/guest/* "$root/bin/" && mv "$root/bin/init" "$root/"
 	cp "$TOP"/scripts/compat/{runner.sh,corpus} "$root/compat/"
 	echo "$IMPL" >"$root/etc/dyndbg-impl"
 	# root, and a user for the selftests' permission checks.
@@ -200,9 +264,9 @@ do_initramfs() {
 	quiet kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install &&
 		install -D -t "$root/lib/modules/$kver/extra" "$OUT"/test_modules/*.ko &&
 		depmod -b "$root" "$kver" &&
-		gcc -static -O2 -s -o "$root/bin/dyndbg_fuzz" "$TOP/$SELFTEST_DIR/fuzz/dyndbg_fuzz.c" &&
-		quiet make -C "$TOP/tools/dyndbg" STATIC=1 OUTPUT="$OUT/dyndbg/" &&
-		install -s "$OUT/dyndbg/dyndbg" "$root/bin/" &&
+		"${CROSS_COMPILE:-}gcc" -static -O2 -s -o "$root/bin/dyndbg_fuzz" "$TOP/$SELFTEST_DIR/fuzz/dyndbg_fuzz.c" &&
+		quiet make -C "$TOP/tools/dyndbg" STATIC=1 CC="${CROSS_COMPILE:-}gcc" OUTPUT="$OUT/dyndbg/" &&
+		install -s --strip-program="${CROSS_COMPILE:-}strip" "$OUT/dyndbg/dyndbg" "$root/bin/" &&
 		quiet make -C "$OURS_TREE/tools/testing/selftests" TARGETS=dynamic_debug \
 			TEST_GEN_MODS_DIR= INSTALL_PATH="$root/kselftest" install || return 1
 	# Renamed into place: a guest of another suite may be starting from it.
@@ -212,9 +276,9 @@ do_initramfs() {
 
 # qemu_cmd APPEND INITRD: QEMU becomes the one QEMU command line.
 qemu_cmd() {
-	QEMU=(qemu-system-x86_64 -accel tcg,thread=$QEMU_TCG_THREAD -cpu max -m "${QEMU_MEM:-1024}" -smp 2
-		-nographic -no-reboot -kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$2"
-		-append "console=ttyS0 panic=-1 printk.time=1 no_timer_check $1")
+	QEMU=("${QEMU_ARCH[@]}" -accel tcg,thread=$QEMU_TCG_THREAD -m "${QEMU_MEM:-1024}" -smp 2
+		-nographic -no-reboot -kernel "$OBJ/$KIMAGE" -initrd "$2"
+		-append "console=$CONSOLE panic=-1 printk.time=1${ARCH_APPEND:+ $ARCH_APPEND} $1")
 }
 
 # payload SCRIPT: the initramfs with SCRIPT appended as /run.sh.
