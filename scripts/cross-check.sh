@@ -89,18 +89,8 @@ compiler_name() {
 	esac
 }
 
-# cross_deps: the cross compilers, installed like do_deps installs the rest.
-cross_deps() {
-	local missing stamp=$BUILD/.cross-deps-ok
-	[ "$(cat "$stamp" 2>/dev/null)" = "$CROSS_PACKAGES" ] && return 0
-	missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $CROSS_PACKAGES 2>&1 | awk '!/^ii/ { print $NF }')
-	if [ -n "$missing" ]; then
-		msg "APT    installing:" $missing
-		DEBIAN_FRONTEND=noninteractive quiet apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-			quiet apt-get install -y -q --no-install-recommends $missing || die "could not install:" $missing
-	fi
-	mkdir -p "$BUILD" && echo "$CROSS_PACKAGES" >"$stamp"
-}
+# cross_deps: the harness's packages and the cross compilers.
+cross_deps() { do_deps && apt_install "$BUILD/.cross-deps-ok" $CROSS_PACKAGES; }
 
 [ "${1:-}" = deps ] && { cross_deps; exit; }
 [ "${1:-}" = report ] && { write_report; exit; }

@@ -37,6 +37,7 @@ x86_64)	export ARCH=x86_64
 	KIMAGE=arch/x86/boot/bzImage CONSOLE=ttyS0 ARCH_APPEND=no_timer_check
 	QEMU_ARCH=(qemu-system-x86_64 -cpu max) ;;
 arm64)	export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	DEB_ARCH=arm64
 	DEB_PACKAGES="$DEB_PACKAGES qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev"
 	KIMAGE=arch/arm64/boot/Image CONSOLE=ttyAMA0 ARCH_APPEND=
 	# An implementation-defined pointer authentication: QEMU's
@@ -86,18 +87,23 @@ kmake() {
 		KBUILD_BUILD_HOST=harness "$@"
 }
 
-# do_deps: install the Debian packages that are missing, once.
-do_deps() {
-	local missing stamp=$BUILD/.deps-ok$ARCH_SUFFIX
-	[ "$(cat "$stamp" 2>/dev/null)" = "$DEB_PACKAGES" ] && return 0
-	missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $DEB_PACKAGES 2>&1 | awk '!/^ii/ { print $NF }')
+# apt_install STAMP PACKAGES...: install the PACKAGES that are missing,
+# once per list (STAMP remembers the list installed).
+apt_install() {
+	local stamp=$1 missing
+	shift
+	[ "$(cat "$stamp" 2>/dev/null)" = "$*" ] && return 0
+	missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "$@" 2>&1 | awk '!/^ii/ { print $NF }')
 	if [ -n "$missing" ]; then
 		msg "APT    installing:" $missing
 		DEBIAN_FRONTEND=noninteractive quiet apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 			quiet apt-get install -y -q --no-install-recommends $missing || die "could not install:" $missing
 	fi
-	mkdir -p "$BUILD" && echo "$DEB_PACKAGES" >"$stamp"
+	mkdir -p "$BUILD" && echo "$*" >"$stamp"
 }
+
+# do_deps: the harness's packages, and GUEST_ARCH's.
+do_deps() { apt_install "$BUILD/.deps-ok$ARCH_SUFFIX" $DEB_PACKAGES; }
 
 # apt_src: a deb-src entry for the Debian release this machine runs, on the
 # mirror it already uses (its deb822 entry naming the release), once.
@@ -113,13 +119,32 @@ apt_src() {
 	echo "$entry" >"$list" && DEBIAN_FRONTEND=noninteractive quiet apt-get update -q
 }
 
-# do_busybox: BUSYBOX for a foreign GUEST_ARCH, built once from Debian's
-# busybox source package with the configuration of its busybox-static
-# and the cross compiler (Debian 12 ships no riscv64 binaries; arm64 is
-# built the same way, so that one path serves both).
+# deb_busybox: BUSYBOX from Debian's busybox-static for GUEST_ARCH's
+# Debian architecture (DEB_ARCH), which dpkg learns to fetch.
+deb_busybox() {
+	local tmp rc=0
+	if ! dpkg --print-foreign-architectures | grep -qx "$DEB_ARCH"; then
+		msg "APT    dpkg --add-architecture $DEB_ARCH"
+		dpkg --add-architecture "$DEB_ARCH" &&
+			DEBIAN_FRONTEND=noninteractive quiet apt-get update -q || return 1
+	fi
+	msg "APT    busybox-static:$DEB_ARCH -> ${BUSYBOX#"$TOP"/}"
+	tmp=$(mktemp -d)
+	(cd "$tmp" && quiet apt-get download -q "busybox-static:$DEB_ARCH") &&
+		dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/root" &&
+		install -D -m 755 "$tmp/root/bin/busybox" "$BUSYBOX" || rc=1
+	rm -rf "$tmp"
+	return $rc
+}
+
+# do_busybox: BUSYBOX for a foreign GUEST_ARCH: Debian's own binary where
+# Debian has the architecture (arm64), else (riscv64: Debian 12 has no
+# such port) built once from Debian's busybox source package with the
+# configuration of its busybox-static and the cross compiler.
 do_busybox() {
 	local dir=${BUSYBOX%/*} src=$BUILD/busybox-src bb
 	[ -x "$BUSYBOX" ] && return 0
+	[ -z "${DEB_ARCH:-}" ] || { deb_busybox; return; }
 	if [ ! -f "$src/.ok" ]; then
 		apt_src || return 1
 		msg "APT    source busybox -> ${src#"$TOP"/}"
