@@ -26,6 +26,19 @@ value_of()
 	sed -n "s/.* $1=\"\\([^\"]*\\)\".*/\\1/p" /proc/cmdline
 }
 
+# absent: why a parameter is not on the command line. An unterminated
+# quote means the kernel cut the line at its size limit (1,024 bytes on
+# riscv64, 2,048 on x86_64 and arm64) before the parameter.
+absent()
+{
+	if [ $(($(tr -cd '"' < /proc/cmdline | wc -c) % 2)) = 1 ]; then
+		echo "not on the command line: the kernel cut it at" \
+			"$(tr -d '\n' < /proc/cmdline | wc -c) bytes, its limit here"
+	else
+		echo "not on the command line"
+	fi
+}
+
 # long_query NAME LENGTH FILE: NAME= of LENGTH characters enabled FILE.
 long_query()
 {
@@ -33,7 +46,7 @@ long_query()
 
 	v=$(value_of "$1")
 	if [ -z "$v" ]; then
-		ktap_skip "$1= of $2 characters applies" "not on the command line"
+		ktap_skip "$1= of $2 characters applies" "$(absent)"
 	elif [ "${#v}" != "$2" ]; then
 		ktap_not_ok "$1= of $2 characters applies" \
 			"boot-tests.list gives ${#v} characters"
@@ -56,7 +69,7 @@ if grep -qF 'kobject.x.dyndbg=' /proc/cmdline; then
 		"" "$(log_lines 'kobject.x.dyndbg:')"
 else
 	ktap_skip "kobject.x.dyndbg= is ignored, not run for a module kobject.x" \
-		"not on the command line"
+		"$(absent)"
 fi
 
 if grep -qF "$D.dyndbg=" /proc/cmdline && insmod_runs_cmdline "$D"; then
