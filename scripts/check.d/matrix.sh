@@ -17,7 +17,8 @@
 # PREEMPT_RT, where spinlock_t sleeps, under lockdep (raw-lock nesting
 # included) and DEBUG_ATOMIC_SLEEP: every kselftest (test-contexts.sh
 # prints from hard interrupts and under raw spinlocks), then
-# variant-rt.sh (the fuzzer). Prints KTAP. MATRIX="debug kcsan rt nojump core off" picks variants.
+# variant-rt.sh (the fuzzer). Prints KTAP. MATRIX="debug rt kcsan
+# nojump core off" picks variants.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
@@ -82,9 +83,10 @@ do_deps && do_tree || exit 1
 . "$KTAP_HELPERS"
 ktap_print_header
 t0=$SECONDS
-# The debug kernel's guest runs longest: it starts first.
-variants=" ${MATRIX:-debug kcsan rt nojump core off} "
-for v in debug kcsan rt nojump core off; do
+# Longest guests first: the debug kernel's, then the RT kernel's (every
+# kselftest under lockdep), so that the short ones fill in behind them.
+variants=" ${MATRIX:-debug rt kcsan nojump core off} "
+for v in debug rt kcsan nojump core off; do
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	start nojump "variant-nojump.sh kselftests boot-class-names.sh" ;;
@@ -95,7 +97,7 @@ for v in debug kcsan rt nojump core off; do
 	*)	start $v ;;
 	esac
 done
-for v in debug kcsan rt nojump core off; do
+for v in debug rt kcsan nojump core off; do
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	finish nojump test-classes.sh ;;
