@@ -414,17 +414,18 @@ bool __dynamic_func_call_allowed(struct _ddebug *descriptor);
 	__dynamic_func_call_cls_no_desc(id, _DPRINTK_CLASS_DFLT, fmt,	\
 					func, ##__VA_ARGS__)
 
+/* Each single-underscore form names a new descriptor for its double. */
+#define _dynamic_func_call(fmt, func, ...)				\
+	__dynamic_func_call(__UNIQUE_ID(ddebug), fmt, func, ##__VA_ARGS__)
 #define _dynamic_func_call_cls(cls, fmt, func, ...)			\
 	__dynamic_func_call_cls(__UNIQUE_ID(ddebug), cls, fmt, func,	\
 				##__VA_ARGS__)
-#define _dynamic_func_call(fmt, func, ...)				\
-	_dynamic_func_call_cls(_DPRINTK_CLASS_DFLT, fmt, func, ##__VA_ARGS__)
+#define _dynamic_func_call_no_desc(fmt, func, ...)			\
+	__dynamic_func_call_no_desc(__UNIQUE_ID(ddebug), fmt, func,	\
+				    ##__VA_ARGS__)
 #define _dynamic_func_call_cls_no_desc(cls, fmt, func, ...)		\
 	__dynamic_func_call_cls_no_desc(__UNIQUE_ID(ddebug), cls, fmt,	\
 					func, ##__VA_ARGS__)
-#define _dynamic_func_call_no_desc(fmt, func, ...)			\
-	_dynamic_func_call_cls_no_desc(_DPRINTK_CLASS_DFLT, fmt, func,	\
-				       ##__VA_ARGS__)
 
 /*
  * The core's own printers get the descriptor and print or trace as its
