@@ -259,8 +259,12 @@ static char *text_from_user(const char __user *ubuf, size_t len)
 	return text;
 }
 
-static ssize_t control_write(struct file *file, const char __user *ubuf,
-			     size_t len, loff_t *offp)
+/*
+ * Copy a write of @len bytes in and run it with @run; the write's length,
+ * or the error of the copy or of @run.
+ */
+static ssize_t write_text(const char __user *ubuf, size_t len,
+			  int (*run)(void *arg, char *text), void *arg)
 {
 	char *text;
 	int ret;
@@ -270,14 +274,26 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	text = text_from_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-
-	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n", len);
-	ret = ddebug_exec_buf(text, NULL, NULL);
+	ret = run(arg, text);
 	kfree(text);
-	if (ret < 0)
-		return ret;
-	*offp += len;
-	return len;
+	return ret < 0 ? ret : len;
+}
+
+static int control_run(void *arg, char *text)
+{
+	ddebug_vlog(DDEBUG_V_SUMMARY, "%zu bytes written to control\n",
+		    strlen(text));
+	return ddebug_exec_buf(text, NULL, NULL);
+}
+
+static ssize_t control_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *offp)
+{
+	ssize_t ret = write_text(ubuf, len, control_run, NULL);
+
+	if (ret > 0)
+		*offp += ret;
+	return ret;
 }
 
 static void hits_reset_all(void)
@@ -496,6 +512,17 @@ static int preview_run(struct preview *p, char *text)
 	return ret < 0 ? ret : 0;
 }
 
+static int preview_run_locked(void *arg, char *text)
+{
+	struct preview *p = arg;
+	int ret;
+
+	mutex_lock(&p->lock);
+	ret = preview_run(p, text);
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
 /*
  * The file position stays at 0 so that a read on the same open file
  * returns the listing from its start.
@@ -503,21 +530,8 @@ static int preview_run(struct preview *p, char *text)
 static ssize_t preview_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *offp)
 {
-	struct preview *p = file->private_data;
-	char *text;
-	int ret;
-
-	if (!len)
-		return 0;
-	text = text_from_user(ubuf, len);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	mutex_lock(&p->lock);
-	ret = preview_run(p, text);
-	mutex_unlock(&p->lock);
-	kfree(text);
 	*offp = 0;
-	return ret ?: len;
+	return write_text(ubuf, len, preview_run_locked, file->private_data);
 }
 
 static ssize_t preview_read(struct file *file, char __user *ubuf,
@@ -536,46 +550,33 @@ static ssize_t preview_read(struct file *file, char __user *ubuf,
 /* Files */
 
 /*
- * The debugfs and procfs operations of a seq_file control file, opened by
- * NAME_open() and written by @writer (NULL: read-only).
+ * The debugfs and procfs operations NAME_fops and NAME_proc_ops of one
+ * control file, with the same functions (@wr NULL: read-only).
  */
-#define DDEBUG_SEQ_FILE(name, writer)					\
+#define DDEBUG_FILE(name, op, rd, wr, seek, rel)			\
 static const struct file_operations name##_fops = {			\
 	.owner = THIS_MODULE,						\
-	.open = name##_open,						\
-	.read = seq_read,						\
-	.llseek = seq_lseek,						\
-	.release = seq_release_private,					\
-	.write = writer,						\
+	.open = op,							\
+	.read = rd,							\
+	.write = wr,							\
+	.llseek = seek,							\
+	.release = rel,							\
 };									\
 static const struct proc_ops name##_proc_ops = {			\
-	.proc_open = name##_open,					\
-	.proc_read = seq_read,						\
-	.proc_lseek = seq_lseek,					\
-	.proc_release = seq_release_private,				\
-	.proc_write = writer,						\
+	.proc_open = op, .proc_read = rd, .proc_write = wr,		\
+	.proc_lseek = seek, .proc_release = rel,			\
 }
+
+/* A seq_file control file, opened by NAME_open(). */
+#define DDEBUG_SEQ_FILE(name, wr)					\
+	DDEBUG_FILE(name, name##_open, seq_read, wr, seq_lseek,		\
+		    seq_release_private)
 
 DDEBUG_SEQ_FILE(control, control_write);
 DDEBUG_SEQ_FILE(enabled, NULL);
 DDEBUG_SEQ_FILE(hits, hits_write);
-
-static const struct file_operations preview_fops = {
-	.owner = THIS_MODULE,
-	.open = preview_open,
-	.read = preview_read,
-	.write = preview_write,
-	.llseek = default_llseek,
-	.release = preview_release,
-};
-
-static const struct proc_ops preview_proc_ops = {
-	.proc_open = preview_open,
-	.proc_read = preview_read,
-	.proc_write = preview_write,
-	.proc_lseek = default_llseek,
-	.proc_release = preview_release,
-};
+DDEBUG_FILE(preview, preview_open, preview_read, preview_write,
+	    default_llseek, preview_release);
 
 /* Each file is in debugfs and in procfs, under dynamic_debug/. */
 static const struct ddebug_file {

@@ -223,19 +223,21 @@ static void trace_about(const struct subject *s, const char *prefix,
 	}
 }
 
+/* The message of @fmt and @args, about @s, where @dp's flags send it. */
 static void emit_about(const struct _ddebug *dp, const struct subject *s,
-		       struct va_format *vaf)
+		       const char *fmt, va_list *args)
 {
 	unsigned int flags = site_flags(dp);
+	struct va_format vaf = { .fmt = fmt, .va = args };
 	struct prefix px;
 
 	if (!site_enter(dp, flags, s->parent ? dev_name(s->parent) : s->name))
 		return;
 	prefix_build(&px, dp, flags);
 	if (flags & DDEBUG_FLAG(PRINT))
-		log_about(s, px.buf, vaf);
+		log_about(s, px.buf, &vaf);
 	if (flags & DDEBUG_FLAG(TRACE))
-		trace_about(s, px.buf, vaf);
+		trace_about(s, px.buf, &vaf);
 	after_message(flags);
 }
 
@@ -253,12 +255,10 @@ void __dynamic_dev_dbg(struct _ddebug *descriptor, const struct device *dev,
 		       const char *fmt, ...)
 {
 	struct subject s = { .kind = "device *", .present = dev, .parent = dev };
-	struct va_format vaf = { .fmt = fmt };
 	va_list args;
 
 	va_start(args, fmt);
-	vaf.va = &args;
-	emit_about(descriptor, &s, &vaf);
+	emit_about(descriptor, &s, fmt, &args);
 	va_end(args);
 }
 EXPORT_SYMBOL(__dynamic_dev_dbg);
@@ -278,7 +278,6 @@ void __dynamic_netdev_dbg(struct _ddebug *descriptor,
 			  const struct net_device *dev, const char *fmt, ...)
 {
 	struct subject s = { .kind = "net_device" };
-	struct va_format vaf = { .fmt = fmt };
 	va_list args;
 
 	if (dev) {
@@ -288,8 +287,7 @@ void __dynamic_netdev_dbg(struct _ddebug *descriptor,
 		s.state = netdev_reg_state(dev);
 	}
 	va_start(args, fmt);
-	vaf.va = &args;
-	emit_about(descriptor, &s, &vaf);
+	emit_about(descriptor, &s, fmt, &args);
 	va_end(args);
 }
 EXPORT_SYMBOL(__dynamic_netdev_dbg);
@@ -308,18 +306,15 @@ EXPORT_SYMBOL(__dynamic_netdev_dbg);
 void __dynamic_ibdev_dbg(struct _ddebug *descriptor,
 			 const struct ib_device *ibdev, const char *fmt, ...)
 {
-	struct subject s = { .kind = "ib_device", .state = "" };
-	struct va_format vaf = { .fmt = fmt };
+	const struct device *ib = ibdev ? &ibdev->dev : NULL;
+	struct subject s = {
+		.kind = "ib_device", .present = ib, .state = "",
+		.parent = ib ? ib->parent : NULL, .name = ib ? dev_name(ib) : NULL,
+	};
 	va_list args;
 
-	if (ibdev) {
-		s.present = true;
-		s.parent = ibdev->dev.parent;
-		s.name = dev_name(&ibdev->dev);
-	}
 	va_start(args, fmt);
-	vaf.va = &args;
-	emit_about(descriptor, &s, &vaf);
+	emit_about(descriptor, &s, fmt, &args);
 	va_end(args);
 }
 EXPORT_SYMBOL(__dynamic_ibdev_dbg);
