@@ -149,6 +149,17 @@ int ddebug_preview(const char *query, struct text *t)
 	return ret;
 }
 
+/* End @str at the first @sep; what follows @sep, or NULL without one. */
+static char *cut(char *str, const char *sep)
+{
+	char *p = str ? strstr(str, sep) : NULL;
+
+	if (!p)
+		return NULL;
+	*p = '\0';
+	return p + strlen(sep);
+}
+
 /*
  * Split "file:line [mod]func =flags \"format\"..." in place.  With @hits,
  * each line starts with its count.
@@ -165,28 +176,11 @@ static int site_parse(char *line, struct site *s, bool hits)
 		line = p + 1;
 	}
 	s->where = line;
-	p = strstr(line, " [");
-	if (!p)
-		return -1;
-	s->module = p + 2;
-	p = strchr(s->module, ']');
-	if (!p)
-		return -1;
-	*p = '\0';
-	s->func = p + 1;
-	p = strstr(s->func, " =");
-	if (!p)
-		return -1;
-	*p = '\0';
-	s->flags = p + 2;
-	p = strchr(s->flags, ' ');
-	if (!p)
-		return -1;
-	*p = '\0';
-	s->format = p + 1;
-	/* the location ends at " [" */
-	s->module[-2] = '\0';
-	return 0;
+	s->module = cut(line, " [");
+	s->func = cut(s->module, "]");
+	s->flags = cut(s->func, " =");
+	s->format = cut(s->flags, " ");
+	return s->format ? 0 : -1;
 }
 
 /* Split @t into sites; comment lines are skipped.  Returns the count. */
