@@ -14,7 +14,7 @@ setup "$IMPL"
 
 ktap_print_header
 for f in include/linux/dynamic_debug.h include/trace/events/dyndbg.h lib/dynamic_debug/*.[ch] \
-	"$SELFTEST_DIR"/test_modules/*.c "$SELFTEST_DIR"/fuzz/*.c "$SELFTEST_DIR"/*.sh \
+	"$SELFTEST_DIR"/test_modules/*.[ch] "$SELFTEST_DIR"/fuzz/*.c "$SELFTEST_DIR"/*.sh \
 	tools/dyndbg/*.[ch]; do
 	ignore=$(awk -v f="$f" '$1 == f { printf "%s%s", sep, $2; sep = "," }' scripts/checkpatch-exceptions)
 	ktap_verdict "checkpatch --strict $f" "$(perl "$PRISTINE/scripts/checkpatch.pl" --strict --no-tree \

@@ -21,6 +21,8 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 
+#include "test_dyndbg.h"
+
 /* Most runs of the sites one write asks for: a hard interrupt is short. */
 #define CONTEXTS_MAX_RUNS	100
 /* How long a write waits for a timer to run the sites. */
@@ -219,16 +221,16 @@ static struct contexts_place rawlock_place = { CONTEXTS_RAWLOCK, "rawlock" };
 static struct contexts_place softirq_place = { CONTEXTS_SOFTIRQ, "softirq" };
 static struct contexts_place hardirq_place = { CONTEXTS_HARDIRQ, "hardirq" };
 
-module_param_cb(task, &contexts_ops, &task_place, 0200);
-MODULE_PARM_DESC(task, "run every site N times in task context");
-module_param_cb(preempt, &contexts_ops, &preempt_place, 0200);
-MODULE_PARM_DESC(preempt, "run every site N times with preemption disabled");
-module_param_cb(rawlock, &contexts_ops, &rawlock_place, 0200);
-MODULE_PARM_DESC(rawlock, "run every site N times under a raw spinlock, interrupts off");
-module_param_cb(softirq, &contexts_ops, &softirq_place, 0200);
-MODULE_PARM_DESC(softirq, "run every site N times in a timer's softirq");
-module_param_cb(hardirq, &contexts_ops, &hardirq_place, 0200);
-MODULE_PARM_DESC(hardirq, "run every site N times in a hard interrupt (hrtimer)");
+DYNDBG_TEST_PARAM(task, &contexts_ops, &task_place,
+		  "run every site N times in task context");
+DYNDBG_TEST_PARAM(preempt, &contexts_ops, &preempt_place,
+		  "run every site N times with preemption disabled");
+DYNDBG_TEST_PARAM(rawlock, &contexts_ops, &rawlock_place,
+		  "run every site N times under a raw spinlock, interrupts off");
+DYNDBG_TEST_PARAM(softirq, &contexts_ops, &softirq_place,
+		  "run every site N times in a timer's softirq");
+DYNDBG_TEST_PARAM(hardirq, &contexts_ops, &hardirq_place,
+		  "run every site N times in a hard interrupt (hrtimer)");
 
 static int __init contexts_init(void)
 {

@@ -9,22 +9,14 @@
 #include <linux/module.h>
 #include <linux/printk.h>
 
+#include "test_dyndbg.h"
+
 static noinline void debug_hello(void)
 {
 	pr_debug("debug module says hello\n");
 }
 
-static int debug_set_do_prints(const char *val, const struct kernel_param *kp)
-{
-	debug_hello();
-	return 0;
-}
-
-static const struct kernel_param_ops debug_do_prints_ops = {
-	.set = debug_set_do_prints,
-};
-module_param_cb(do_prints, &debug_do_prints_ops, NULL, 0200);
-MODULE_PARM_DESC(do_prints, "write anything to run every call site once");
+DYNDBG_TEST_DO_PRINTS(debug_hello, "write anything to run every call site once");
 
 static int __init debug_init(void)
 {

@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <linux/printk.h>
 
+#include "test_dyndbg.h"
+
 /* Both sites get the line of the macro's use. */
 #define line_pair(n)							\
 do {									\
@@ -26,29 +28,12 @@ static noinline void line_both(unsigned int n)
 	line_pair(n);
 }
 
-static int line_set_do_prints(const char *val, const struct kernel_param *kp)
+static void line_run(void)
 {
 	line_both(++line_runs);
-	return 0;
 }
 
-static const struct kernel_param_ops line_do_prints_ops = {
-	.set = line_set_do_prints,
-};
-module_param_cb(do_prints, &line_do_prints_ops, NULL, 0200);
-MODULE_PARM_DESC(do_prints, "write anything to run both call sites once");
-
-static int __init line_init(void)
-{
-	return 0;
-}
-
-static void __exit line_exit(void)
-{
-}
-
-module_init(line_init);
-module_exit(line_exit);
+DYNDBG_TEST_DO_PRINTS(line_run, "write anything to run both call sites once");
 
 MODULE_DESCRIPTION("Dynamic debug selftest: two call sites on one line");
 MODULE_LICENSE("GPL");

@@ -11,6 +11,8 @@
 #include <linux/platform_device.h>
 #include <linux/printk.h>
 
+#include "test_dyndbg.h"
+
 static struct platform_device *sites_pdev;
 static unsigned int sites_runs;
 static const u8 sites_blob[20] = {
@@ -86,17 +88,7 @@ static void sites_run_all(void)
 	sites_fill_report(sites_runs);
 }
 
-static int sites_set_do_prints(const char *val, const struct kernel_param *kp)
-{
-	sites_run_all();
-	return 0;
-}
-
-static const struct kernel_param_ops sites_do_prints_ops = {
-	.set = sites_set_do_prints,
-};
-module_param_cb(do_prints, &sites_do_prints_ops, NULL, 0200);
-MODULE_PARM_DESC(do_prints, "write anything to run every call site once");
+DYNDBG_TEST_DO_PRINTS(sites_run_all, "write anything to run every call site once");
 
 static int __init sites_init(void)
 {
