@@ -24,8 +24,13 @@ M=$SITES_MOD
 TMP=/tmp/dd-robustness.$$
 mkdir -p "$TMP"
 Q=$TMP/query
+DELTA_LINES=
+for f in '"delta hexdump: "' '"delta ratelimited\n"' '"delta device message\n"' \
+	'"filling report %u\n"'; do
+	DELTA_LINES="$DELTA_LINES $(src_line $SITES_FILE "$f")"
+done
 ALL_LINES="$SITES_ALPHA1 $SITES_ALPHA2 $SITES_BETA1 $SITES_BETA2 \
-$(seq -s ' ' "$SITES_GAMMA_FIRST" "$SITES_GAMMA_LAST") 48 50 52 66 \
+$(seq -s ' ' "$SITES_GAMMA_FIRST" "$SITES_GAMMA_LAST")$DELTA_LINES \
 $SITES_INIT1 $SITES_INIT2 $SITES_EXIT"
 
 # put TEXT: TEXT, with printf %b escapes (\0 is a NUL byte), into $Q.
@@ -198,7 +203,7 @@ refused "line 4294967296 fails with EINVAL" EINVAL \
 applied "line - selects every line" "module $M line - +p\n" "$ALL_LINES"
 applied "line 5- selects every line from 5" "module $M line 5- +p\n" \
 	"$ALL_LINES"
-applied "line 100- selects the lines from 100" "module $M line 100- +p\n" \
+applied "line N- selects the lines from N" "module $M line $SITES_INIT1- +p\n" \
 	"$SITES_INIT1 $SITES_INIT2 $SITES_EXIT"
 refused "line a-b fails with EINVAL" EINVAL "module $M line a-b =_\n"
 refused "a keyword without its value fails with EINVAL" EINVAL \
