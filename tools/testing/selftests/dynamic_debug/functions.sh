@@ -177,6 +177,20 @@ require_module()
 		ktap_skip_all "module $1 has no call sites (built without dynamic debug)"
 }
 
+# dd_begin PLAN MODULE...: require the control file and each MODULE
+# (skipping the whole script without them), then plan PLAN tests.
+dd_begin()
+{
+	local plan=$1 m
+
+	shift
+	require_control
+	for m in "$@"; do
+		require_module "$m"
+	done
+	ktap_plan "$plan"
+}
+
 # ---------------------------------------------------------- features --
 # Not every kernel's dynamic debug has everything the tests check: each
 # probe below says whether this one has a feature, and a test that needs
@@ -493,6 +507,27 @@ mod_unload()
 		rmmod "$1" 2>/dev/null || ktap_diag "rmmod $1 failed"
 	fi
 	return 0
+}
+
+# run_for SECONDS: from now on, running is true for SECONDS.
+run_for() { DD_END=$(($(date +%s) + $1)); }
+running() { [ "$(date +%s)" -lt "$DD_END" ]; }
+
+# load_cycles FLAGS: while running, load the sites module with dyndbg=+p
+# and the driver with FLAGS for its probe function, then unload both;
+# print the number of rounds.
+load_cycles()
+{
+	local n=0
+
+	while running; do
+		modprobe "$SITES_MOD" dyndbg=+p
+		modprobe "$DRIVER_MOD" dyndbg="func $DRIVER_PROBE_FN $1"
+		rmmod "$SITES_MOD"
+		rmmod "$DRIVER_MOD"
+		n=$((n + 1))
+	done
+	echo "$n"
 }
 
 # sites_trigger: run every site of the sites module once.

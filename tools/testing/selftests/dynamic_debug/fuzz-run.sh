@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Sourced by the variant-*.sh tests of checker kernels, after functions.sh:
+# Sourced by the variant-*.sh tests of checker kernels, in place of
+# functions.sh (which it sources; DIR is this directory).
 # fuzz_run NAME COUNT runs COUNT writes of the control-file fuzzer
 # (dyndbg_fuzz, in PATH) from a random seed on the two test modules, with
 # the console quiet from then on (dmesg -n 1), and reports it as one
 # KTAP check.
+
+. "$DIR/functions.sh"
 
 fuzz_run()
 {

@@ -9,9 +9,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$DRIVER_MOD"
-ktap_plan 16
+dd_begin 16 "$DRIVER_MOD"
 
 D=$DRIVER_MOD
 F=$DRIVER_FILE

@@ -10,10 +10,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$SITES_MOD"
-require_module "$DRIVER_MOD"
-ktap_plan 7
+dd_begin 7 "$SITES_MOD" "$DRIVER_MOD"
 
 ROUNDS=${ROUNDS:-120}	# the debug kernel boots with ROUNDS=40 (much slower there)
 TMP=/tmp/dd-concurrency.$$

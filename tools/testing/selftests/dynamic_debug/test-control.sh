@@ -8,9 +8,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$SITES_MOD"
-ktap_plan 28
+dd_begin 28 "$SITES_MOD"
 
 modprobe "$SITES_MOD"
 modprobe "$CLASS_MOD" 2>/dev/null	# classed sites for the listing, if any

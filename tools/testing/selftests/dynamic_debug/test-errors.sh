@@ -9,9 +9,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$SITES_MOD"
-ktap_plan 25
+dd_begin 25 "$SITES_MOD"
 
 modprobe "$SITES_MOD"
 M=$SITES_MOD

@@ -15,9 +15,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$SITES_MOD"
-ktap_plan 4
+dd_begin 4 "$SITES_MOD"
 
 M=$SITES_MOD
 FS=/sys/kernel/debug/failslab

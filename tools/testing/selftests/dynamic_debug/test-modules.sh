@@ -10,9 +10,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$SITES_MOD"
-ktap_plan 34
+dd_begin 34 "$SITES_MOD"
 
 M=$SITES_MOD
 KO=$(mod_ko "$M")

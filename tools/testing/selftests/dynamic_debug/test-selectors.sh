@@ -10,9 +10,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$SITES_MOD"
-ktap_plan 45
+dd_begin 45 "$SITES_MOD"
 
 modprobe "$SITES_MOD"
 M=$SITES_MOD

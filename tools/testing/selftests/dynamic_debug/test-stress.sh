@@ -17,11 +17,7 @@
 DIR=$(dirname "$0")
 . "$DIR/functions.sh"
 
-require_control
-require_module "$SITES_MOD"
-require_module "$DRIVER_MOD"
-require_module "$DEBUG_MOD"
-ktap_plan 10
+dd_begin 10 "$SITES_MOD" "$DRIVER_MOD" "$DEBUG_MOD"
 
 SECONDS_LEFT=${STRESS_SECONDS:-60}
 TMP=/tmp/dd-stress.$$
@@ -50,8 +46,7 @@ hung_was=$(cat $hung 2>/dev/null)
 # A debug kernel reports any task blocked for 10 s, not 120.
 [ -n "$hung_was" ] && echo 10 > $hung
 dmesg -c > /dev/null
-end=$(($(date +%s) + SECONDS_LEFT))
-running() { [ "$(date +%s)" -lt "$end" ]; }
+run_for "$SECONDS_LEFT"
 
 # sorted FLAGS: the letters of FLAGS in a canonical order.
 sorted() { echo "$1" | sed 's/./&\n/g' | sort | tr -d '\n'; }
@@ -91,19 +86,7 @@ switcher()
 	echo "$n $err" > "$TMP/writer.4"
 }
 
-loader()
-{
-	local n=0
-
-	while running; do
-		modprobe "$SITES_MOD" dyndbg=+p
-		modprobe "$DRIVER_MOD" dyndbg="func $DRIVER_PROBE_FN +pm"
-		rmmod "$SITES_MOD"
-		rmmod "$DRIVER_MOD"
-		n=$((n + 1))
-	done
-	echo "$n" > "$TMP/loads"
-}
+loader() { load_cycles +pm > "$TMP/loads"; }
 
 printer()
 {

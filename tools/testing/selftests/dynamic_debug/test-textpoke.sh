@@ -141,8 +141,7 @@ mod_unload "$DRIVER_MOD"
 modprobe "$DEBUG_MOD"
 total_before=$(grep -vc '^#' "$DD_CONTROL")
 log_clear
-end=$(($(date +%s) + SECONDS_LEFT))
-running() { [ "$(date +%s)" -lt "$end" ]; }
+run_for "$SECONDS_LEFT"
 
 # count NAME N ERR: the rounds and failed writes of part NAME.
 count() { echo "$2 $3" > "$TMP/$1"; }
@@ -219,19 +218,7 @@ writer()
 	count "writer.$name" $n $err
 }
 
-loader()
-{
-	local n=0
-
-	while running; do
-		modprobe "$SITES_MOD" dyndbg=+p
-		modprobe "$DRIVER_MOD" dyndbg="func $DRIVER_PROBE_FN +p"
-		rmmod "$SITES_MOD"
-		rmmod "$DRIVER_MOD"
-		n=$((n + 1))
-	done
-	count loads $n 0
-}
+loader() { count loads "$(load_cycles +p)" 0; }
 
 printer()
 {

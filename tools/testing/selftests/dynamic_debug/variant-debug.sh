@@ -10,7 +10,6 @@
 # debug core or its test modules fails, others are listed only.
 
 DIR=$(dirname "$0")
-. "$DIR/functions.sh"
 . "$DIR/fuzz-run.sh"
 
 KMEMLEAK=/sys/kernel/debug/kmemleak

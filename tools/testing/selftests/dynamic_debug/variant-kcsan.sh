@@ -9,7 +9,6 @@
 # console fails the boot (scripts/kernel-problems).
 
 DIR=$(dirname "$0")
-. "$DIR/functions.sh"
 . "$DIR/fuzz-run.sh"
 
 KCSAN=/sys/kernel/debug/kcsan

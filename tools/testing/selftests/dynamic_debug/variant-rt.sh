@@ -11,7 +11,6 @@
 # console fails the boot (scripts/kernel-problems).
 
 DIR=$(dirname "$0")
-. "$DIR/functions.sh"
 . "$DIR/fuzz-run.sh"
 
 STATS=/proc/lockdep_stats
