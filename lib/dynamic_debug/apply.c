@@ -214,6 +214,12 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 
 	if (newflags == oldflags)
 		return false;
+	if (!((oldflags | newflags) & DDEBUG_STATE_FLAGS)) {
+		/* Only decorations change: no state, no code. */
+		log_change(dt, dp, newflags);
+		site_flags_set(dp, newflags);
+		return true;
+	}
 	lacking = ddebug_state_prepare(dt, dp, newflags);
 	if (lacking) {
 		warn_lacking(dt, dp, lacking);
@@ -251,6 +257,8 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
  * @site: next site of the current run, relative to its first
  * @found: matching sites so far
  * @work: work done in the current hold of ddebug_lock
+ * @by_module: the query names one module, whose name hashes to @module_hash
+ * @module_hash: see @by_module
  * @dry: only count the matching sites, change none
  * @visit: if set, called for each matching site (a preview)
  * @arg: passed to @visit
@@ -265,15 +273,33 @@ struct apply_walk {
 	u32 site;
 	unsigned int found;
 	unsigned int work;
+	bool by_module;
+	u32 module_hash;
 	bool dry;
 	ddebug_visit_fn visit;
 	void *arg;
 };
 
+/*
+ * @dt, or the first table after it that may hold the query's sites.  A
+ * query naming one module passes the tables of others on the hash of
+ * their name, a few instructions each, uncounted.
+ */
+static struct ddebug_table *walk_candidate(const struct apply_walk *w,
+					   struct ddebug_table *dt)
+{
+	while (w->by_module && dt->index.module_hash != w->module_hash) {
+		if (list_is_last(&dt->link, w->tables))
+			return NULL;
+		dt = list_next_entry(dt, link);
+	}
+	return dt;
+}
+
 static struct ddebug_table *walk_next_table(const struct apply_walk *w)
 {
 	return list_is_last(&w->dt->link, w->tables) ? NULL :
-	       list_next_entry(w->dt, link);
+	       walk_candidate(w, list_next_entry(w->dt, link));
 }
 
 /*
@@ -317,7 +343,7 @@ static void walk_resume(struct apply_walk *w, const struct ddebug_query *q)
 static void walk_run(struct apply_walk *w, const struct ddebug_query *q)
 {
 	struct ddebug_table *dt = w->dt;
-	u32 r = w->runs.order ? w->runs.order[w->runs.pos] : w->runs.pos;
+	u32 r = ddebug_runs_at(&w->runs, w->runs.pos);
 	const struct ddebug_run *run = &dt->index.runs[r];
 	struct _ddebug *dp;
 
@@ -382,11 +408,15 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_walk_pause);
 static unsigned int walk_query(struct apply_walk *w,
 			       const struct ddebug_query *q)
 {
+	struct ddebug_table *dt;
+
+	w->by_module = q->module && ddebug_name_is_literal(q->module);
+	if (w->by_module)
+		w->module_hash = ddebug_name_hash(q->module);
 	mutex_lock(&ddebug_lock);
 	w->gen = ddebug_tables_gen;
-	if (!list_empty(w->tables))
-		walk_enter(w, list_first_entry(w->tables, struct ddebug_table,
-					       link), q);
+	dt = list_first_entry_or_null(w->tables, struct ddebug_table, link);
+	walk_enter(w, dt ? walk_candidate(w, dt) : NULL, q);
 	while (walk_some(w, q)) {
 		mutex_unlock(&ddebug_lock);
 		ddebug_walk_pause();
@@ -499,6 +529,33 @@ static unsigned int run_one(struct list_head *tables, struct ddebug_query *q,
 	return n;
 }
 
+/*
+ * A text of one query at most, the common write: parsed in place, with no
+ * lock held; only a valid query takes ddebug_write_lock, to apply.
+ */
+static int run_one_query(struct list_head *tables, char *buf,
+			 const char *modname, struct ddebug_parse_error *err)
+{
+	struct ddebug_parser ps;
+	struct ddebug_query q __uninitialized;	/* filled by the parser */
+	int ret;
+
+	ddebug_parser_init(&ps, buf);
+	ret = ddebug_parse_next(&ps, &q, err);
+	if (ret <= 0)
+		return ret;
+	mutex_lock(&ddebug_write_lock);
+	ret = q.replay ? site_exists(tables, &q, err) : 0;
+	if (ret) {
+		err->query = 1;
+		err->line = ps.query_line;
+	} else {
+		ret = run_one(tables, &q, modname, 1);
+	}
+	mutex_unlock(&ddebug_write_lock);
+	return ret;
+}
+
 /**
  * ddebug_run - parse a text of queries and apply it to a list of tables
  * @tables: the registry, or a test's private list
@@ -512,7 +569,8 @@ static unsigned int run_one(struct list_head *tables, struct ddebug_query *q,
  * applied under ddebug_write_lock.  A text of several queries is parsed
  * twice (checked in @buf, applied from a copy) rather than kept parsed,
  * so a write costs one more page at most, whatever it holds; a text of
- * one query, the common write, applies as it was checked.  Logs nothing
+ * one query, the common write, is parsed once, before any lock is taken,
+ * and one that holds no query takes none.  Logs nothing
  * but verbose messages; reporting errors is the caller's choice.
  *
  * Return: the number of matches, -EINVAL for an invalid query, or -ENOMEM.
@@ -523,27 +581,21 @@ int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	struct ddebug_parser ps;
 	struct ddebug_query q;
 	unsigned int count, found = 0;
-	char *copy = NULL;
+	char *copy;
 	int ret;
 
-	if (!at_most_one_query(buf)) {
-		copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
-		if (!copy)
-			return -ENOMEM;
-	}
+	if (at_most_one_query(buf))
+		return run_one_query(tables, buf, modname, err);
+	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
+	if (!copy)
+		return -ENOMEM;
 	mutex_lock(&ddebug_write_lock);
 	ret = check_text(tables, buf, &q, &count, err);
 	if (ret)
 		goto out;
-
-	if (!copy) {
-		if (count)
-			found = run_one(tables, &q, modname, 1);
-	} else {
-		ddebug_parser_init(&ps, copy);
-		while (ddebug_parse_next(&ps, &q, err) > 0)
-			found += run_one(tables, &q, modname, ps.count);
-	}
+	ddebug_parser_init(&ps, copy);
+	while (ddebug_parse_next(&ps, &q, err) > 0)
+		found += run_one(tables, &q, modname, ps.count);
 	ddebug_vlog(DDEBUG_V_SUMMARY, "%u queries, %u matches\n",
 		    count, found);
 	ret = found;
@@ -567,7 +619,7 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_run);
  */
 int ddebug_exec_buf(char *buf, const char *modname, const char *source)
 {
-	struct ddebug_parse_error err;
+	struct ddebug_parse_error err __uninitialized;	/* set by the parser */
 	int ret;
 
 	ret = ddebug_run(&ddebug_tables, buf, modname, &err);

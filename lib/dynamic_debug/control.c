@@ -239,7 +239,7 @@ static int hits_open(struct inode *inode, struct file *file)
  * A written text of queries, NUL-terminated, or an ERR_PTR: too long, or
  * with a NUL byte, at which the parser would stop and ignore the rest.
  */
-static char *text_from_user(const char __user *ubuf, size_t len)
+static __always_inline char *text_from_user(const char __user *ubuf, size_t len)
 {
 	char *text;
 
@@ -261,10 +261,13 @@ static char *text_from_user(const char __user *ubuf, size_t len)
 
 /*
  * Copy a write of @len bytes in and run it with @run; the write's length,
- * or the error of the copy or of @run.
+ * or the error of the copy or of @run.  Inlined, so that @run is called
+ * directly.
  */
-static ssize_t write_text(const char __user *ubuf, size_t len,
-			  int (*run)(void *arg, char *text), void *arg)
+static __always_inline ssize_t write_text(const char __user *ubuf,
+					  size_t len,
+					  int (*run)(void *arg, char *text),
+					  void *arg)
 {
 	char *text;
 	int ret;

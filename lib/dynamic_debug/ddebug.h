@@ -122,22 +122,31 @@ struct ddebug_run {
 	u32 count;
 };
 
+/* A run in an order of the index, with the hash that order sorts by. */
+struct ddebug_run_key {
+	u32 hash;
+	u32 run;
+};
+
 /**
  * struct ddebug_index - what finds a table's sites by function or file
  * @runs: the table's sites cut into runs, in site order
- * @by_function: run numbers ordered by the hash of the function name;
+ * @by_function: the runs ordered by the hash of their function name;
  *	NULL until a query first looks a name up, one allocation with @by_file
- * @by_file: run numbers ordered by the hash of the file base name
+ * @by_file: the runs ordered by the hash of their file base name
  * @nr_runs: number of runs
+ * @module_hash: hash of the table's module name, which a query naming one
+ *	module compares first
  *
  * The runs are cut when the table is added, the orders sorted under
  * ddebug_lock by the first lookup; neither changes afterwards.
  */
 struct ddebug_index {
 	struct ddebug_run *runs;
-	u32 *by_function;
-	u32 *by_file;
+	struct ddebug_run_key *by_function;
+	struct ddebug_run_key *by_file;
 	u32 nr_runs;
+	u32 module_hash;
 };
 
 /**
@@ -280,6 +289,13 @@ bool ddebug_site_fire(const struct _ddebug *dp, unsigned int flags,
 unsigned long ddebug_site_hits(const struct ddebug_table *dt,
 			       const struct _ddebug *dp);
 void ddebug_hits_reset(struct ddebug_table *dt);
+/*
+ * The flags a site keeps state for (its table's counters while it is
+ * enabled, its rate limit with 'r'), and whose code changes with them: a
+ * change of the others alone needs neither ddebug_state_prepare() nor
+ * ddebug_state_release().
+ */
+#define DDEBUG_STATE_FLAGS	(_DPRINTK_FLAGS_ENABLED | DDEBUG_FLAG(RATELIMIT))
 unsigned int ddebug_state_prepare(struct ddebug_table *dt,
 				  const struct _ddebug *dp,
 				  unsigned int newflags);
@@ -292,20 +308,38 @@ void ddebug_state_table_free(struct ddebug_table *dt);
 
 /**
  * struct ddebug_runs - the runs of a table that a query visits
- * @order: run numbers to visit at positions @pos..@end-1, or NULL to
- *	visit runs @pos..@end-1 themselves
+ * @order: the runs to visit at positions @pos..@end-1, or NULL to visit
+ *	runs @pos..@end-1 themselves
  * @pos: next position
  * @end: end position
+ * @name: the literal name the query looks up in each table's index, NULL
+ *	to visit every run
+ * @hash: the hash of @name
+ * @by_file: @name is a file's base name, not a function's
+ * @chosen: @name, @hash and @by_file are set; zero before the first table
+ *	of a walk, so that a walk over many tables reads its query once
  */
 struct ddebug_runs {
-	const u32 *order;
+	const struct ddebug_run_key *order;
 	u32 pos;
 	u32 end;
+	const char *name;
+	u32 hash;
+	bool by_file;
+	bool chosen;
 };
+
+/* The run at position @pos of @runs. */
+static inline u32 ddebug_runs_at(const struct ddebug_runs *runs, u32 pos)
+{
+	return runs->order ? runs->order[pos].run : pos;
+}
 
 int ddebug_index_build(struct ddebug_table *dt);
 void ddebug_index_free(struct ddebug_table *dt);
 size_t ddebug_index_bytes(const struct ddebug_table *dt);
+u32 ddebug_name_hash(const char *name);
+bool ddebug_name_is_literal(const char *pattern);
 struct ddebug_query;
 unsigned int ddebug_index_candidates(struct ddebug_table *dt,
 				     const struct ddebug_query *q,
@@ -409,7 +443,16 @@ struct ddebug_parse_error {
 /* Longest write to the control file, and longest boot or module query. */
 #define DDEBUG_QUERY_MAX	4095
 
-void ddebug_parser_init(struct ddebug_parser *ps, char *text);
+/**
+ * ddebug_parser_init - start reading the queries of a text
+ * @ps: the parser
+ * @text: NUL-terminated, writable text; parsed queries point into it
+ */
+static inline void ddebug_parser_init(struct ddebug_parser *ps, char *text)
+{
+	*ps = (struct ddebug_parser){ .p = text, .line = 1 };
+}
+
 int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 		      struct ddebug_parse_error *err);
 void ddebug_module_name_normalize(char *name);

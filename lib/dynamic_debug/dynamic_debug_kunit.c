@@ -1195,15 +1195,12 @@ static unsigned int candidate_sites(const char *file, const char *func,
 				    struct ddebug_table *dt)
 {
 	struct ddebug_query q = { .file = file, .func = func };
-	struct ddebug_runs runs;
+	struct ddebug_runs runs = {};
 	unsigned int n = 0;
-	u32 r;
 
 	ddebug_index_candidates(dt, &q, &runs);
-	for (; runs.pos < runs.end; runs.pos++) {
-		r = runs.order ? runs.order[runs.pos] : runs.pos;
-		n += dt->index.runs[r].count;
-	}
+	for (; runs.pos < runs.end; runs.pos++)
+		n += dt->index.runs[ddebug_runs_at(&runs, runs.pos)].count;
 	return n;
 }
 
@@ -1245,7 +1242,7 @@ static void index_sorts_on_first_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, candidate_sites("inode.c", NULL, beta), 1U);
 	KUNIT_EXPECT_NOT_NULL(test, beta->index.by_function);
 	KUNIT_EXPECT_EQ(test, candidate_sites(NULL, "beta_probe", beta), 1U);
-	KUNIT_EXPECT_EQ(test, ddebug_index_bytes(beta), 3 * 16UL);
+	KUNIT_EXPECT_EQ(test, ddebug_index_bytes(beta), 3 * 24UL);
 }
 
 /* Writers at once */
@@ -1404,20 +1401,20 @@ static const char *run_name(const struct ddebug_table *dt, u32 r, bool file)
 }
 
 /* Every run of @dt once in @order, by ascending hash of its name. */
-static bool order_is_sorted(const struct ddebug_table *dt, const u32 *order,
-			    bool file)
+static bool order_is_sorted(const struct ddebug_table *dt,
+			    const struct ddebug_run_key *order, bool file)
 {
-	u32 i, hash, prev = 0, n = dt->index.nr_runs;
+	u32 i, r, hash, prev = 0, n = dt->index.nr_runs;
 	unsigned long *seen = bitmap_zalloc(n, GFP_KERNEL);
 	bool ok = seen;
 
 	for (i = 0; ok && i < n; i++) {
-		ok = order[i] < n && !test_and_set_bit(order[i], seen);
+		r = order[i].run;
+		ok = r < n && !test_and_set_bit(r, seen);
 		if (!ok)
 			break;
-		hash = hashlen_hash(hashlen_string(NULL,
-						   run_name(dt, order[i], file)));
-		ok = !i || prev <= hash;
+		hash = hashlen_hash(hashlen_string(NULL, run_name(dt, r, file)));
+		ok = order[i].hash == hash && (!i || prev <= hash);
 		prev = hash;
 	}
 	bitmap_free(seen);

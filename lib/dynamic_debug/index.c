@@ -77,18 +77,21 @@ static const char *run_file(const struct ddebug_table *dt, u32 run)
  * name once and finds the runs of that hash, a superset of the runs of
  * that name (a collision only adds candidates, which the walk checks like
  * any other).  Sorting integers needs no comparison of names, which share
- * long prefixes in big modules.
+ * long prefixes in big modules, and each run keeps its hash beside it, so
+ * that a lookup hashes no other name.
  */
-static u32 name_hash(const char *name)
+
+/**
+ * ddebug_name_hash - the hash the index sorts and finds names by
+ * @name: a function, file or module name
+ *
+ * Return: the hash; equal names have equal hashes.
+ */
+u32 ddebug_name_hash(const char *name)
 {
 	return hashlen_hash(hashlen_string(NULL, name));
 }
-
-/* A run's place in an order, while the order is sorted. */
-struct run_key {
-	u32 hash;
-	u32 run;
-};
+EXPORT_SYMBOL_IF_KUNIT(ddebug_name_hash);
 
 /* Bits of the hash sorted by one pass of the radix sort. */
 #define RADIX_BITS	4
@@ -100,9 +103,9 @@ struct run_key {
  * with a few bytes of stack, where a comparison sort would call its
  * compare function n log n times.
  */
-static void sort_keys(struct run_key *keys, struct run_key *tmp, u32 n)
+static void sort_keys(struct ddebug_run_key *keys, struct ddebug_run_key *tmp, u32 n)
 {
-	struct run_key *from = keys, *to = tmp, *t;
+	struct ddebug_run_key *from = keys, *to = tmp, *t;
 	u32 count[1 << RADIX_BITS], i, pos, c, digit;
 	unsigned int pass, shift;
 
@@ -127,20 +130,18 @@ static void sort_keys(struct run_key *keys, struct run_key *tmp, u32 n)
 	}
 }
 
-/* Fill @order with the run numbers sorted by the hash of @name_of. */
-static void sort_runs(struct ddebug_table *dt, u32 *order,
+/* Fill @order with the runs sorted by the hash of @name_of, through @tmp. */
+static void sort_runs(struct ddebug_table *dt, struct ddebug_run_key *order,
 		      const char *(*name_of)(const struct ddebug_table *, u32),
-		      struct run_key *keys)
+		      struct ddebug_run_key *tmp)
 {
 	u32 i, n = dt->index.nr_runs;
 
 	for (i = 0; i < n; i++) {
-		keys[i].run = i;
-		keys[i].hash = name_hash(name_of(dt, i));
+		order[i].run = i;
+		order[i].hash = ddebug_name_hash(name_of(dt, i));
 	}
-	sort_keys(keys, keys + n, n);
-	for (i = 0; i < n; i++)
-		order[i] = keys[i].run;
+	sort_keys(order, tmp, n);
 }
 
 /*
@@ -151,19 +152,18 @@ static void sort_runs(struct ddebug_table *dt, u32 *order,
 static int index_sort(struct ddebug_table *dt)
 {
 	struct ddebug_index *ix = &dt->index;
-	struct run_key *keys;
-	u32 *orders;
+	struct ddebug_run_key *orders, *tmp;
 
-	orders = kvmalloc_array(ix->nr_runs, 2 * sizeof(u32), GFP_KERNEL);
-	keys = kvmalloc_array(ix->nr_runs, 2 * sizeof(*keys), GFP_KERNEL);
-	if (!orders || !keys) {
+	orders = kvmalloc_array(ix->nr_runs, 2 * sizeof(*orders), GFP_KERNEL);
+	tmp = kvmalloc_array(ix->nr_runs, sizeof(*tmp), GFP_KERNEL);
+	if (!orders || !tmp) {
 		kvfree(orders);
-		kvfree(keys);
+		kvfree(tmp);
 		return -ENOMEM;
 	}
-	sort_runs(dt, orders, run_function, keys);
-	sort_runs(dt, orders + ix->nr_runs, run_file, keys);
-	kvfree(keys);
+	sort_runs(dt, orders, run_function, tmp);
+	sort_runs(dt, orders + ix->nr_runs, run_file, tmp);
+	kvfree(tmp);
 	ix->by_function = orders;
 	ix->by_file = orders + ix->nr_runs;
 	ddebug_vlog(DDEBUG_V_MODULES, "%s: index sorted, %zu bytes\n",
@@ -176,7 +176,7 @@ static int index_sort(struct ddebug_table *dt)
  * @dt: the table, with its sites set and its index empty
  *
  * O(S) for S sites; 8 bytes per run.  The orders by function and by file
- * (8 more bytes per run, and 16 per run while sorting, O(R) for R runs)
+ * (16 more bytes per run, and 8 per run while sorting, O(R) for R runs)
  * wait for the first query that looks a name up in the table.
  * Context: may sleep.
  * Return: 0, or -ENOMEM.
@@ -187,6 +187,7 @@ int ddebug_index_build(struct ddebug_table *dt)
 	unsigned int n;
 
 	memset(ix, 0, sizeof(*ix));
+	ix->module_hash = ddebug_name_hash(dt->mod_name);
 	if (!dt->num_sites)
 		return 0;
 
@@ -221,25 +222,32 @@ EXPORT_SYMBOL_IF_KUNIT(ddebug_index_free);
  */
 size_t ddebug_index_bytes(const struct ddebug_table *dt)
 {
-	return dt->index.nr_runs * (sizeof(*dt->index.runs) + 2 * sizeof(u32));
+	return dt->index.nr_runs * (sizeof(*dt->index.runs) +
+				    2 * sizeof(*dt->index.by_function));
 }
 
-static bool is_literal(const char *pattern)
+/**
+ * ddebug_name_is_literal - whether a query's pattern matches one name only
+ * @pattern: a name or a pattern with wildcards
+ *
+ * Return: true if @pattern has no wildcard.
+ */
+bool ddebug_name_is_literal(const char *pattern)
 {
 	return !strpbrk(pattern, "*?");
 }
+EXPORT_SYMBOL_IF_KUNIT(ddebug_name_is_literal);
 
 /* First position in @order whose hash is not below @hash (above, if @after). */
-static u32 lower_bound(const struct ddebug_table *dt, const u32 *order,
-		       const char *(*name_of)(const struct ddebug_table *, u32),
-		       u32 hash, bool after)
+static u32 lower_bound(const struct ddebug_table *dt,
+		       const struct ddebug_run_key *order, u32 hash, bool after)
 {
-	u32 lo = 0, hi = dt->index.nr_runs, mid, at;
+	u32 lo = 0, hi = dt->index.nr_runs, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		at = name_hash(name_of(dt, order[mid]));
-		if (at < hash || (after && at == hash))
+		if (order[mid].hash < hash ||
+		    (after && order[mid].hash == hash))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -247,15 +255,33 @@ static u32 lower_bound(const struct ddebug_table *dt, const u32 *order,
 	return lo;
 }
 
-static void equal_range(const struct ddebug_table *dt, const u32 *order,
-			const char *(*name_of)(const struct ddebug_table *, u32),
-			const char *name, struct ddebug_runs *out)
+/* The runs of @order whose name hashes as @out's name does. */
+static void equal_range(const struct ddebug_table *dt,
+			const struct ddebug_run_key *order,
+			struct ddebug_runs *out)
 {
-	u32 hash = name_hash(name);
-
 	out->order = order;
-	out->pos = lower_bound(dt, order, name_of, hash, false);
-	out->end = lower_bound(dt, order, name_of, hash, true);
+	out->pos = lower_bound(dt, order, out->hash, false);
+	out->end = lower_bound(dt, order, out->hash, true);
+}
+
+/*
+ * The name @q looks up in the index: a literal function name, or else a
+ * literal file name (by its base name), or none.
+ */
+static void choose_name(const struct ddebug_query *q, struct ddebug_runs *out)
+{
+	out->chosen = true;
+	out->by_file = false;
+	out->name = NULL;
+	if (q->func && ddebug_name_is_literal(q->func)) {
+		out->name = q->func;
+	} else if (q->file && ddebug_name_is_literal(q->file)) {
+		out->name = kbasename(q->file);
+		out->by_file = true;
+	}
+	if (out->name)
+		out->hash = ddebug_name_hash(out->name);
 }
 
 /* Work, in sites looked at, of sorting both orders of @nr runs. */
@@ -268,7 +294,8 @@ static unsigned int sort_work(u32 nr)
  * ddebug_index_candidates - the runs of a table a query may select
  * @dt: the table
  * @q: the query
- * @out: set to the runs to visit
+ * @out: set to the runs to visit; zeroed by the caller before the first
+ *	table of a walk, it keeps the name looked up from table to table
  *
  * A literal function name, or else a literal file name (by its base name),
  * is looked up in the index, which is sorted on the first such lookup;
@@ -285,25 +312,21 @@ unsigned int ddebug_index_candidates(struct ddebug_table *dt,
 				     struct ddebug_runs *out)
 {
 	const struct ddebug_index *ix = &dt->index;
-	bool by_func = q->func && is_literal(q->func);
-	bool by_file = q->file && is_literal(q->file);
 	unsigned int work = 0;
 
+	if (!out->chosen)
+		choose_name(q, out);
 	out->order = NULL;
 	out->pos = 0;
 	out->end = ix->nr_runs;
-	if (!by_func && !by_file)
+	if (!out->name)
 		return 0;
 	if (!ix->by_function && ix->nr_runs) {
 		work = sort_work(ix->nr_runs);
 		if (index_sort(dt))
 			return work;
 	}
-	if (by_func)
-		equal_range(dt, ix->by_function, run_function, q->func, out);
-	else
-		equal_range(dt, ix->by_file, run_file, kbasename(q->file),
-			    out);
+	equal_range(dt, out->by_file ? ix->by_file : ix->by_function, out);
 	return work + 2 * (ilog2(ix->nr_runs) + 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_index_candidates);

@@ -502,19 +502,6 @@ static void log_words(unsigned int nq, char **words, unsigned int n)
 			words[i]);
 }
 
-/**
- * ddebug_parser_init - start reading the queries of a text
- * @ps: the parser
- * @text: NUL-terminated, writable text; parsed queries point into it
- */
-void ddebug_parser_init(struct ddebug_parser *ps, char *text)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->p = text;
-	ps->line = 1;
-}
-EXPORT_SYMBOL_IF_KUNIT(ddebug_parser_init);
-
 /* After a query was read: count and log it, or pass its error on. */
 static int query_read(struct ddebug_parser *ps, const struct ddebug_query *q,
 		      struct ddebug_parse_error *err, int ret)
@@ -560,7 +547,8 @@ static int parse_words(struct ddebug_parser *ps, char **words, unsigned int n,
 int ddebug_parse_next(struct ddebug_parser *ps, struct ddebug_query *q,
 		      struct ddebug_parse_error *err)
 {
-	char *words[QUERY_MAX_WORDS];
+	/* Read only below n: not worth zeroing on every write. */
+	char *words[QUERY_MAX_WORDS] __uninitialized;
 	unsigned int n = 0;
 	enum token tok;
 	char *word;
