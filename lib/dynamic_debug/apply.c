@@ -556,6 +556,46 @@ static int run_one_query(struct list_head *tables, char *buf,
 	return ret;
 }
 
+typedef unsigned int (*each_query_fn)(struct list_head *tables,
+				      struct ddebug_query *q, const void *arg,
+				      unsigned int nr);
+
+/*
+ * Check every query of @buf (see check_text()), then give each, in order,
+ * to @each, parsed again from a copy: the sum of what @each returned, or
+ * the error of the check or of the copy.
+ */
+static int each_query(struct list_head *tables, char *buf,
+		      struct ddebug_parse_error *err, each_query_fn each,
+		      const void *arg)
+{
+	struct ddebug_parser ps;
+	struct ddebug_query q;
+	unsigned int count, found = 0;
+	char *copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
+	int ret;
+
+	if (!copy)
+		return -ENOMEM;
+	ret = check_text(tables, buf, &q, &count, err);
+	if (!ret) {
+		ddebug_parser_init(&ps, copy);
+		while (ddebug_parse_next(&ps, &q, err) > 0)
+			found += each(tables, &q, arg, ps.count);
+		ddebug_vlog(DDEBUG_V_SUMMARY, "%u queries, %u matches\n",
+			    count, found);
+		ret = found;
+	}
+	kfree(copy);
+	return ret;
+}
+
+static unsigned int run_each(struct list_head *tables, struct ddebug_query *q,
+			     const void *modname, unsigned int nr)
+{
+	return run_one(tables, q, modname, nr);
+}
+
 /**
  * ddebug_run - parse a text of queries and apply it to a list of tables
  * @tables: the registry, or a test's private list
@@ -578,30 +618,13 @@ static int run_one_query(struct list_head *tables, char *buf,
 int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	       struct ddebug_parse_error *err)
 {
-	struct ddebug_parser ps;
-	struct ddebug_query q;
-	unsigned int count, found = 0;
-	char *copy;
 	int ret;
 
 	if (at_most_one_query(buf))
 		return run_one_query(tables, buf, modname, err);
-	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
-	if (!copy)
-		return -ENOMEM;
 	mutex_lock(&ddebug_write_lock);
-	ret = check_text(tables, buf, &q, &count, err);
-	if (ret)
-		goto out;
-	ddebug_parser_init(&ps, copy);
-	while (ddebug_parse_next(&ps, &q, err) > 0)
-		found += run_one(tables, &q, modname, ps.count);
-	ddebug_vlog(DDEBUG_V_SUMMARY, "%u queries, %u matches\n",
-		    count, found);
-	ret = found;
-out:
+	ret = each_query(tables, buf, err, run_each, modname);
 	mutex_unlock(&ddebug_write_lock);
-	kfree(copy);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_run);
@@ -665,6 +688,20 @@ int ddebug_exec(const char *text, const char *modname, const char *source)
 
 /* Previewing a text */
 
+/* Walk @q as @arg's visitor sees it: dry, from a fresh walk. */
+static unsigned int preview_each(struct list_head *tables,
+				 struct ddebug_query *q, const void *arg,
+				 unsigned int nr)
+{
+	const struct apply_walk *visitor = arg;
+	struct apply_walk w = {
+		.tables = tables, .dry = true,
+		.visit = visitor->visit, .arg = visitor->arg,
+	};
+
+	return walk_query(&w, q);
+}
+
 /**
  * ddebug_preview - show what a text of queries would select, changing nothing
  * @tables: the registry, or a test's private list
@@ -688,29 +725,8 @@ int ddebug_preview(struct list_head *tables, char *buf,
 		   ddebug_visit_fn visit, void *arg,
 		   struct ddebug_parse_error *err)
 {
-	struct ddebug_parser ps;
-	struct ddebug_query q;
-	unsigned int count, found = 0;
-	char *copy;
-	int ret;
+	struct apply_walk w = { .visit = visit, .arg = arg };
 
-	copy = kstrdup(buf, GFP_KERNEL | __GFP_NOWARN);
-	if (!copy)
-		return -ENOMEM;
-	ret = check_text(tables, buf, &q, &count, err);
-	if (!ret) {
-		ddebug_parser_init(&ps, copy);
-		while (ddebug_parse_next(&ps, &q, err) > 0) {
-			struct apply_walk w = {
-				.tables = tables, .dry = true,
-				.visit = visit, .arg = arg,
-			};
-
-			found += walk_query(&w, &q);
-		}
-		ret = found;
-	}
-	kfree(copy);
-	return ret;
+	return each_query(tables, buf, err, preview_each, &w);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_preview);
