@@ -299,6 +299,13 @@ checkpatch_verdict() {
 # check_series: apply build/patches with git am to a fresh checkout of
 # pristine 6.12, build the test config after each patch, checkpatch each,
 # then run make check's tests on the final tree.
+# same_config A B: the two .config files set the same options (their
+# header comment names the architecture as make was given it: x86 or x86_64).
+same_config() {
+	cmp -s <(grep -v '^# Linux/.* Kernel Configuration$' "$1") \
+		<(grep -v '^# Linux/.* Kernel Configuration$' "$2")
+}
+
 check_series() {
 	local tree=$CHECK/src/ours p n=0 total fail=0 t0 start=$SECONDS warn v
 	make_series
@@ -326,7 +333,7 @@ check_series() {
 	for p in "${PS[@]}"; do
 		n=$((n + 1)) t0=$SECONDS
 		git -C "$tree" am -q "$p" || { echo "[$n/$total] ${p##*/}: git am failed"; return 1; }
-		cmp -s "$PDIR/test.config" "$OBJ/.config" || cp "$PDIR/test.config" "$OBJ/.config"
+		same_config "$PDIR/test.config" "$OBJ/.config" || cp "$PDIR/test.config" "$OBJ/.config"
 		if ! { kmake olddefconfig && kmake bzImage modules; } >"$CHECK/build-$n.log" 2>&1; then
 			echo "[$n/$total] ${p##*/}: BUILD FAILED after $((SECONDS - t0)) s:"
 			grep -E -m 20 '(error|warning):' "$CHECK/build-$n.log" || tail -n 20 "$CHECK/build-$n.log"
@@ -336,7 +343,7 @@ check_series() {
 		v=$(checkpatch_verdict "$p") || fail=1
 		echo "[$n/$total] ${p##*/}: build ok, $warn warnings ($((SECONDS - t0)) s); $v"
 	done
-	cmp -s "$PDIR/test.config" "$OBJ/.config" || die "the final tree's config is not the test config"
+	same_config "$PDIR/test.config" "$OBJ/.config" || die "the final tree's config is not the test config"
 	[ "$(git -C "$tree" rev-parse 'HEAD^{tree}')" = "$(g rev-parse 'refs/heads/series^{tree}')" ] ||
 		die "git am did not give the series' tree"
 	echo "series: $total patches applied and built in $((SECONDS - start)) s; final tree = build/src/ours"
