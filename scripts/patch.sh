@@ -226,17 +226,27 @@ checkpatch_run() {
 	done
 }
 
+# unwaived MESSAGES: the errors, and the warnings and checks that
+# scripts/checkpatch-exceptions does not waive for their file.
+unwaived() {
+	awk 'NR == FNR { if ($1 !~ /^#/) ok[$1 " " $2] = 1; next }
+		$2 == "ERROR" || (($2 == "WARNING" || $2 == "CHECK") && !ok[$4 " " $3])' \
+		scripts/checkpatch-exceptions - <<<"$1"
+}
+
 # checkpatch_text MESSAGES: the cover letter's checkpatch paragraph; the
-# checks left must be waived with a reason in scripts/checkpatch-exceptions.
+# warnings and checks left must be waived with a reason in
+# scripts/checkpatch-exceptions.
 checkpatch_text() {
-	local e w c m
+	local e w c m bad
 	e=$(grep -c ' ERROR ' <<<"$1" || true) w=$(grep -c ' WARNING ' <<<"$1" || true)
 	c=$(grep -c ' CHECK ' <<<"$1" || true)
 	echo "checkpatch.pl --strict on every patch: $e errors, $w warnings, $c checks."
-	if [ "$e$w" != 00 ]; then
-		echo "Errors and warnings still to fix (file, type, count):"
+	bad=$(unwaived "$1")
+	if [ -n "$bad" ]; then
+		echo "Errors, warnings and checks still to fix (file, type, count):"
 		echo
-		awk '$2 == "ERROR" || $2 == "WARNING" { print "- " $4 ", " $3 " (" $2 ")" }' <<<"$1" | sort | uniq -c |
+		awk '{ print "- " $4 ", " $3 " (" $2 ")" }' <<<"$bad" | sort | uniq -c |
 			sed 's/^ *\([0-9]*\) \(.*\)/\2: \1/'
 		echo
 	fi
@@ -244,11 +254,11 @@ checkpatch_text() {
 	[ "$m" = 0 ] || printf '%s\n' "Not counted: $m warnings that ask whether MAINTAINERS needs an update" \
 		"for patches adding files that the dynamic debug entry, as this series" \
 		"leaves it, covers already (get_maintainer.pl says so)."
-	[ "$c" = 0 ] && return 0
+	[ "$w$c" = 00 ] && return 0
 	[ "$m" = 0 ] || echo
-	echo "The checks left, with the reason each one stays:"
+	echo "The warnings and checks left, with the reason each one stays:"
 	echo
-	awk '$2 == "CHECK" { print $4, $3 }' <<<"$1" | sort | uniq -c | while read -r n f t; do
+	awk '$2 == "WARNING" || $2 == "CHECK" { print $4, $3 }' <<<"$1" | sort | uniq -c | while read -r n f t; do
 		echo "- $f, $t ($n): $(awk -v f="$f" -v t="$t" '$1 == f && $2 == t { $1 = $2 = ""; sub(/^ +/, ""); print }' \
 			scripts/checkpatch-exceptions | head -n 1)"
 	done | fold -s -w 72 | sed '2,$s/^\([^-]\)/  \1/'
@@ -289,9 +299,7 @@ checkpatch_verdict() {
 	m=$(grep "^${1##*/} " "$PDIR/checkpatch.txt" || true)
 	e=$(grep -c ' ERROR ' <<<"$m" || true) w=$(grep -c ' WARNING ' <<<"$m" || true)
 	c=$(grep -c ' CHECK ' <<<"$m" || true)
-	bad=$(awk 'NR == FNR { if ($1 !~ /^#/) ok[$1 " " $2] = 1; next }
-		$2 == "ERROR" || $2 == "WARNING" || ($2 == "CHECK" && !ok[$4 " " $3]) { print "    " $2 " " $3 " in " $4 }' \
-		scripts/checkpatch-exceptions - <<<"$m")
+	bad=$(unwaived "$m" | awk '{ print "    " $2 " " $3 " in " $4 }')
 	echo "checkpatch $e errors, $w warnings, $c checks"
 	[ -z "$bad" ] || { echo "$bad"; return 1; }
 }
