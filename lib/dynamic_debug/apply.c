@@ -209,18 +209,15 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 	unsigned int oldflags = site_flags(dp);
 	unsigned int newflags = (oldflags & q->mask) | q->set;
 	bool was_on = oldflags & _DPRINTK_FLAGS_ENABLED;
-	unsigned int lacking;
+	/* Decorations alone need no state and patch no code. */
+	bool stateful = (oldflags | newflags) & DDEBUG_STATE_FLAGS;
+	unsigned int lacking = 0;
 	bool now_on;
 
 	if (newflags == oldflags)
 		return false;
-	if (!((oldflags | newflags) & DDEBUG_STATE_FLAGS)) {
-		/* Only decorations change: no state, no code. */
-		log_change(dt, dp, newflags);
-		site_flags_set(dp, newflags);
-		return true;
-	}
-	lacking = ddebug_state_prepare(dt, dp, newflags);
+	if (stateful)
+		lacking = ddebug_state_prepare(dt, dp, newflags);
 	if (lacking) {
 		warn_lacking(dt, dp, lacking);
 		newflags &= ~(lacking & DDEBUG_FLAG(RATELIMIT));
@@ -228,6 +225,8 @@ static bool site_apply(struct ddebug_table *dt, struct _ddebug *dp,
 	now_on = newflags & _DPRINTK_FLAGS_ENABLED;
 	log_change(dt, dp, newflags);
 	site_flags_set(dp, newflags);
+	if (!stateful)
+		return true;
 	ddebug_state_release(dt, dp, oldflags);
 	if (!dt->keyless && now_on != was_on)
 		key_queue(dp, now_on);
