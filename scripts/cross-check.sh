@@ -215,6 +215,51 @@ cross_kernel() {
 	return 0
 }
 
+# Upstream's side of a target's objects is recorded in scripts/cross-
+# upstream/TARGET.txt (scripts/lib.sh: record_read), keyed on the target,
+# its objects, the compiler and how this script configures and compiles
+# them: make check-all compiles ours alone. A changed key, a missing
+# record or UPSTREAM_LIVE=1 compiles upstream again and rewrites it.
+upstream_key() {
+	target_env "$1"
+	record_key "$1" "$DEFCONFIG" "$COMMON_OBJS $(arch_objs "${1%%:*}") $PIC_OBJS" \
+		"$(declare -f target_env defconfig_objects target_options configure cross_objects messages)" \
+		"${CROSS}gcc" "$([ ${#LLVM_ARGS[@]} = 0 ] || echo clang)"
+}
+
+# upstream_objects TARGET: upstream's facts for TARGET, recorded or live:
+# UP_MSGS (a file of its messages), UP_BUILT (the objects that compiled),
+# UP_SITES and UP_BYTES (descriptors in lib/test_dynamic_debug.o, and the
+# size of its __dyndbg).
+upstream_objects() {
+	local t=$1 rec=$TOP/scripts/cross-upstream/${1//:/-}.txt key body o
+	key=$(upstream_key "$t")
+	UP_MSGS=$BUILD/cross/${t//:/-}/upstream.msgs
+	mkdir -p "${UP_MSGS%/*}"
+	if body=$(record_read "$rec" "$key"); then
+		sed -n 's/^@M //p' <<<"$body" >"$UP_MSGS"
+		UP_BUILT=$(sed -n 's/^@B //p' <<<"$body")
+		read -r UP_SITES UP_BYTES < <(sed -n 's/^@S //p' <<<"$body")
+		msg "CC     $t (upstream): recorded in ${rec#"$TOP"/}"
+		return 0
+	fi
+	cross_objects "$t" upstream || return 1
+	UP_BUILT=
+	for o in $OBJS_BUILT; do [ ! -s "$OUT/obj/$o" ] || UP_BUILT="$UP_BUILT $o"; done
+	UP_SITES=$(nm -S "$OUT/obj/lib/test_dynamic_debug.o" 2>/dev/null | grep -c '__UNIQUE_ID_ddebug')
+	UP_BYTES=$(READELF=$(tools_for readelf) sec_size "$OUT/obj/lib/test_dynamic_debug.o" __dyndbg)
+	{ echo "@B${UP_BUILT}"; echo "@S $UP_SITES ${UP_BYTES:-?}"; sed 's/^/@M /' "$OUT.msgs"; } |
+		record_write "$rec" "$key"
+}
+
+# tools_for TOOL: the target's binutils TOOL (readelf, objdump, nm), or
+# LLVM's where the cross binutils are missing.
+tools_for() {
+	local x=$1
+	[ -z "$CROSS" ] || x=$CROSS$1
+	command -v "$x" >/dev/null && echo "$x" || echo "llvm-$1"
+}
+
 # sec_size FILE SECTION: the size of SECTION in FILE, in bytes.
 sec_size() {
 	local h
@@ -252,28 +297,25 @@ mkdir -p "$BUILD/cross"
 for t in $TARGETS; do
 	start=$SECONDS
 	fail=0
-	if ! cross_objects "$t" upstream; then ktap_test_fail "cross: $t: configure upstream"; continue; fi
-	up=$OUT
+	if ! upstream_objects "$t"; then ktap_test_fail "cross: $t: configure upstream"; continue; fi
 	if ! cross_objects "$t" ours; then ktap_test_fail "cross: $t: configure ours"; continue; fi
 	ours=$OUT
 	for o in $OBJS_BUILT; do
-		[ -s "$up/obj/$o" ] || { msg "$t: $o does not build upstream (skipped)"; continue; }
+		[[ " $UP_BUILT " = *" $o "* ]] || { msg "$t: $o does not build upstream (skipped)"; continue; }
 		[ -s "$ours/obj/$o" ] || { msg "$t: $o fails against ours"; fail=1; }
 	done
 	[ -s "$ours/obj/lib/dynamic_debug/built-in.a" ] || { msg "$t: lib/dynamic_debug/ fails"; fail=1; }
 	grep 'error:' "$ours.msgs" | head -n 5 | sed 's/^/# /'
-	new=$(new_warnings "$up.msgs" "$ours.msgs")
+	new=$(new_warnings "$UP_MSGS" "$ours.msgs")
 	[ -z "$new" ] || { echo "$new" | head -n 10 | sed 's/^/# new: /'; fail=1; }
 	ktap_test_result "cross: $t: objects build against ours, no new warning" [ $fail = 0 ]
-	warn="$(sort -u "$up.msgs" | wc -l) / $(sort -u "$ours.msgs" | wc -l)"
+	warn="$(sort -u "$UP_MSGS" | wc -l) / $(sort -u "$ours.msgs" | wc -l)"
 	objects=$([ $fail = 0 ] && echo yes || echo NO)
 
 	# bytes per site in lib/test_dynamic_debug.o
 	tobj=lib/test_dynamic_debug.o
-	rd=readelf od=objdump nmx=nm; [ -z "$CROSS" ] || rd=${CROSS}readelf od=${CROSS}objdump nmx=${CROSS}nm
-	command -v "$rd" >/dev/null || rd=llvm-readelf od=llvm-objdump nmx=llvm-nm
-	n=$(nm -S "$up/obj/$tobj" 2>/dev/null | grep -c '__UNIQUE_ID_ddebug')
-	usz=$(READELF=$rd sec_size "$up/obj/$tobj" __dyndbg)
+	rd=$(tools_for readelf) od=$(tools_for objdump) nmx=$(tools_for nm)
+	n=$UP_SITES usz=${UP_BYTES#\?}
 	osz=$(READELF=$rd sec_size "$ours/obj/$tobj" __dyndbg)
 	isz=$(READELF=$rd sec_size "$ours/obj/$tobj" .init.dyndbg)
 	layout=$(READELF=$rd OBJDUMP=$od names_layout "$ours/obj/$tobj")

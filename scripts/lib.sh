@@ -55,6 +55,33 @@ esac
 msg()  { echo "  $*" >&2; }
 die()  { echo "harness: error: $*" >&2; exit 1; }
 
+# Upstream's side of a comparison, kept in the repository: what upstream
+# 6.12 prints depends only on inputs this project never changes (the
+# pristine tree, Debian's compilers and configs), which KEY digests.
+# record_read FILE KEY: FILE's body, if it was recorded for KEY (and
+# UPSTREAM_LIVE is not set); record_write FILE KEY: stdin, under KEY.
+record_read() {
+	[ -z "${UPSTREAM_LIVE:-}" ] && [ "$(zcat -f "$1" 2>/dev/null | head -n 1)" = "@K $2" ] &&
+		zcat -f "$1" | tail -n +2
+}
+record_write() {
+	mkdir -p "$(dirname "$1")"
+	case $1 in
+	*.gz)	{ echo "@K $2"; cat; } | gzip -9n >"$1" ;;
+	*)	{ echo "@K $2"; cat; } >"$1" ;;
+	esac
+	msg "RECORD ${1#"$TOP"/} for $2: commit it"
+}
+
+# record_key WORDS...: a key over WORDS, the pristine tree's package and
+# the compilers named in them.
+record_key() {
+	{ echo "$*"; dpkg-query -W -f='${Package} ${Version}\n' linux-source-6.12 linux-config-6.12
+	  for c in gcc "$@"; do
+		case $c in *gcc|clang) "$c" --version 2>/dev/null | head -n 1 ;; esac
+	  done; } | sha256sum | cut -c1-16
+}
+
 # setup IMPL [VARIANT]: work on IMPL's kernel, with scripts/variants/VARIANT.config.
 setup() {
 	IMPL=$1 VARIANT=${2:-}

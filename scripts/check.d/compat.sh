@@ -11,8 +11,8 @@
 # Upstream's transcript depends only on the inputs upstream_key hashes.
 # One recorded for the same inputs (scripts/compat/upstream.transcript.gz,
 # key on its first line) stands in for building and booting upstream's
-# kernel; COMPAT_LIVE=1, or any changed input, runs upstream again and
-# records its transcript there, to be committed.
+# kernel; UPSTREAM_LIVE=1 (or COMPAT_LIVE=1), or any changed input, runs
+# upstream again and records its transcript there, to be committed.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
@@ -48,14 +48,13 @@ upstream_key() {
 upstream_transcript() {
 	local key
 	key=$(upstream_key)
-	if [ -z "${COMPAT_LIVE:-}" ] && [ "$(zcat "$RECORDED" 2>/dev/null | head -n 1)" = "@K $key" ]; then
-		zcat "$RECORDED" | tail -n +2 >"$COMPAT_OUT/upstream.log"
+	if UPSTREAM_LIVE=${UPSTREAM_LIVE:-${COMPAT_LIVE:-}} record_read "$RECORDED" "$key" \
+		>"$COMPAT_OUT/upstream.log"; then
 		ktap_test_pass "compat: upstream's transcript, recorded for these inputs ($key)"
 		return
 	fi
 	run_impl upstream || return 1
-	{ echo "@K $key"; grep '^@C ' "$COMPAT_OUT/upstream.log"; } | gzip -9n >"$RECORDED"
-	msg "COMPAT recorded ${RECORDED#"$TOP"/} for $key: commit it"
+	grep '^@C ' "$COMPAT_OUT/upstream.log" | record_write "$RECORDED" "$key"
 }
 
 mkdir -p "$COMPAT_OUT"
