@@ -16,7 +16,7 @@ LOCK	:= build/.lock
 run = @mkdir -p build && flock $(LOCK) $(HARNESS)
 
 .DEFAULT_GOAL := run
-.PHONY: run check check-all arches boot-test kselftest shell vm-run build deps tree config initramfs \
+.PHONY: run check check-all matrix arches boot-test kselftest shell vm-run build deps tree config initramfs \
 	host-checks compat bench bench-smoke fuzz patch patch-check apply distro-check cross-check clean distclean help
 
 run:		## boot the kernel and run the narrated demo
@@ -25,8 +25,11 @@ run:		## boot the kernel and run the narrated demo
 check:		## KUnit, every kselftest, the boot tests, host checks (~3 min warm)
 	$(run) check
 
-check-all:	## check + scripts/check.d/: build matrix, callers, compat...
+check-all:	## check + scripts/check.d/: debug, RT, KCSAN and arm64 kernels, cross builds, callers...
 	$(run) check-all
+
+matrix:		## every kernel of the build matrix, each booted [MATRIX="debug rt kcsan nojump core off"]
+	$(run) matrix
 
 arches:		## check on arm64 and riscv64 (GUEST_ARCH=...): KUnit, kselftests, boot tests [ARCHES=...]
 	$(run) arches

@@ -52,22 +52,37 @@ suites() {
 	done
 }
 
+# check.d suites that boot this kernel again: under --all they follow its
+# boots in that lane; the other suites (builds of other kernels) run in a
+# second lane, beside the host checks.
+GUEST_SUITES="compat fuzz bench-smoke"
+
 # check [--all]: the boots of this kernel in one lane; beside it, in the
-# background, the host checks and the other check.d suites in a second,
-# and the build matrix, which runs longest, in a third. A TCG guest keeps
-# one host CPU busy, a build both: the lanes fill each other's idle time.
+# background, the host checks (and the check.d suites that build other
+# kernels) in a second, and the build matrix, which runs longest, in a
+# third. A TCG guest keeps one host CPU busy, a build both: the lanes fill
+# each other's idle time. make check-all's matrix boots the debug, RT and
+# KCSAN kernels and compiles the core and off ones (MATRIX overrides).
 check() {
-	local side=$OUT/check-side.ktap matrix=$OUT/check-matrix.ktap
+	local side=$OUT/check-side.ktap matrix=$OUT/check-matrix.ktap s guest=() build=()
 	: >"$matrix"
 	if [ "$1" = --all ]; then
-		suites scripts/check.d/matrix.sh >"$matrix" &
+		for s in scripts/check.d/*.sh; do
+			case " $GUEST_SUITES matrix " in
+			*" $(basename "$s" .sh) "*) [[ $s = */matrix.sh ]] || guest+=("$s") ;;
+			*) build+=("$s") ;;
+			esac
+		done
+		MATRIX=${MATRIX:-debug rt kcsan core:compile off:compile} \
+			suites scripts/check.d/matrix.sh >"$matrix" &
 		{ ktap_group "host checks" scripts/host-checks.sh
-		  suites $(ls scripts/check.d/*.sh | grep -v /matrix.sh); } >"$side" &
+		  suites "${build[@]}"; } >"$side" &
 	else
 		ktap_group "host checks" scripts/host-checks.sh >"$side" &
 	fi
 	boot_tests main "" kunit kselftests
 	all_boot_tests
+	[ ${#guest[@]} = 0 ] || suites "${guest[@]}"
 	msg "WAIT   host checks${1:+ and scripts/check.d}"
 	wait
 	cat "$side" "$matrix"

@@ -42,6 +42,10 @@ arches)		ARCHES=${ARCHES:-arm64 riscv64} ARCH_BOOT_TESTS=1 scripts/check.d/arche
 		grep -E '^(not )?ok ' "$BUILD/arches.ktap"
 		echo "# the whole KTAP document: ${BUILD#"$TOP"/}/arches.ktap"
 		ktap_summary "$BUILD/arches.ktap" ;;
+matrix)		scripts/check.d/matrix.sh >"$BUILD/matrix.ktap"
+		grep -E '^(not )?ok ' "$BUILD/matrix.ktap"
+		echo "# the whole KTAP document: ${BUILD#"$TOP"/}/matrix.ktap"
+		ktap_summary "$BUILD/matrix.ktap" ;;
 boot-test|kselftest) scripts/check.sh --$1 "${NAME:?usage: make $1 NAME=FILE}" ;;
 host-checks)	do_build && scripts/host-checks.sh ;;
 compat)		scripts/check.d/compat.sh && scripts/check.d/callers.sh ;;

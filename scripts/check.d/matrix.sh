@@ -18,7 +18,9 @@
 # included) and DEBUG_ATOMIC_SLEEP: every kselftest (test-contexts.sh
 # prints from hard interrupts and under raw spinlocks), then
 # variant-rt.sh (the fuzzer). Prints KTAP. MATRIX="debug rt kcsan
-# nojump core off" picks variants.
+# nojump core off" picks variants (the default: all, as make matrix runs
+# them); NAME:compile configures and compiles NAME without booting it
+# (see compile), as make check-all does for core and off.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
@@ -28,7 +30,8 @@ cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
 plain_module() {
 	local d=$OUT/test_modules_plain
 	rm -rf "$d" && mkdir -p "$d"
-	cp "$SELFTEST_DIR/test_modules/test_dyndbg_sites.c" "$d/test_dyndbg_plain.c"
+	cp "$SELFTEST_DIR/test_modules/test_dyndbg_sites.c" "$d/test_dyndbg_plain.c" &&
+		cp "$SELFTEST_DIR/test_modules/test_dyndbg.h" "$d/" || return 1
 	echo 'obj-m += test_dyndbg_plain.o' >"$d/Makefile"
 	quiet kmake M="$d" modules && cp "$d/test_dyndbg_plain.ko" "$OUT/test_modules/"
 }
@@ -66,6 +69,52 @@ start() {
 	BOOTING[$v]=$!
 }
 
+# Compiled, not booted (make check-all's cheaper rows; MATRIX=NAME boots
+# them): the variant's configuration, our core, the objects below that
+# use it, and the selftests' modules, with modpost's unresolved symbols
+# only warned about (no vmlinux is linked for them).
+VARIANT_OBJS="lib/kobject.o drivers/base/dd.o kernel/params.o kernel/module/main.o kernel/jump_label.o"
+
+# has_descriptors KO: KO carries dynamic debug descriptors.
+has_descriptors() { objdump -h "$1" | grep -q ' __dyndbg '; }
+
+# core_split: the core variant's modules: descriptors in the one built
+# with DYNAMIC_DEBUG_MODULE, none in the plain copy.
+core_split() {
+	has_descriptors "$OUT/test_modules/test_dyndbg_sites.ko" &&
+		! has_descriptors "$OUT/test_modules/test_dyndbg_plain.ko"
+}
+
+# nojump_branches: with JUMP_LABEL=n, the sites module has descriptors
+# and no jump table.
+nojump_branches() {
+	local ko=$OUT/test_modules/test_dyndbg_sites.ko
+	has_descriptors "$ko" && ! objdump -h "$ko" | grep -q ' __jump_table '
+}
+
+# compile NAME: configure and compile one variant without booting it.
+compile() {
+	local v=$1 log t0=$SECONDS objs=$VARIANT_OBJS
+	setup "$IMPL" "$v"
+	log=$OUT/matrix.log
+	[ "$v" = off ] || objs="lib/dynamic_debug/ $objs"
+	[ "$v" != nojump ] || objs="$objs lib/test_dynamic_debug.o"
+	if ! (do_deps && do_tree && do_config && quiet kmake modules_prepare &&
+	      kmake $objs 2>&1 | tee "$OUT/objects.msgs" | { ! grep -E '(warning|error):'; } &&
+	      KBUILD_MODPOST_WARN=1 do_test_modules &&
+	      { [ "$v" != core ] || KBUILD_MODPOST_WARN=1 plain_module; }) >"$log" 2>&1; then
+		tail -n 20 "$log" | sed 's/^/# /'
+		ktap_test_fail "$v: compiles (not booted): its objects and the test modules"
+		return
+	fi
+	ktap_test_pass "$v: compiles (not booted, $((SECONDS - t0))s): its objects and the test modules"
+	case $v in
+	off)	ktap_test_result "$v: a module's pr_debug() leaves no descriptor or call" off_costs_nothing ;;
+	core)	ktap_test_result "$v: only the DYNAMIC_DEBUG_MODULE module has descriptors" core_split ;;
+	nojump)	ktap_test_result "$v: the sites module has descriptors and no jump table" nojump_branches ;;
+	esac
+}
+
 # finish NAME MUST_SKIP: wait for the variant's boot and report it.
 finish() {
 	local v=$1 must=${2:--}
@@ -87,6 +136,7 @@ t0=$SECONDS
 # kselftest under lockdep), so that the short ones fill in behind them.
 variants=" ${MATRIX:-debug rt kcsan nojump core off} "
 for v in debug rt kcsan nojump core off; do
+	[[ $variants = *" $v:compile "* ]] && compile $v
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	start nojump "variant-nojump.sh kselftests boot-class-names.sh" ;;
