@@ -25,10 +25,10 @@ run:		## boot the kernel and run the narrated demo
 check:		## KUnit, every kselftest, the boot tests, host checks (~3 min warm)
 	$(run) check
 
-check-all:	## check + scripts/check.d/: debug, RT, KCSAN and arm64 kernels, cross builds, callers...
+check-all:	## check + scripts/check.d/: debug (RT) KCSAN and arm64 kernels, cross builds, callers...
 	$(run) check-all
 
-matrix:		## every kernel of the build matrix, each booted [MATRIX="debug rt kcsan nojump core off"]
+matrix:		## every kernel of the build matrix, each booted [MATRIX="debug kcsan nojump core off"]
 	$(run) matrix
 
 arches:		## check on arm64 and riscv64 (GUEST_ARCH=...): KUnit, kselftests, boot tests [ARCHES=...]

@@ -56,13 +56,16 @@ suites() {
 # boots in that lane; the other suites (builds of other kernels) run in a
 # second lane, beside the host checks.
 GUEST_SUITES="compat fuzz bench-smoke"
+# The debug kernel's kselftests under check-all (matrix.sh: DEBUG_TESTS).
+ALL_DEBUG_TESTS="test-concurrency.sh test-contexts.sh test-memory.sh test-modules.sh"
+ALL_DEBUG_TESTS="$ALL_DEBUG_TESTS test-robustness.sh test-stress.sh test-textpoke.sh test-trace-only.sh"
 
 # check [--all]: the boots of this kernel in one lane; beside it, in the
 # background, the host checks (and the check.d suites that build other
 # kernels) in a second, and the build matrix, which runs longest, in a
 # third. A TCG guest keeps one host CPU busy, a build both: the lanes fill
-# each other's idle time. make check-all's matrix boots the debug, RT and
-# KCSAN kernels and compiles the core and off ones (MATRIX overrides).
+# each other's idle time. make check-all's matrix boots the debug (RT)
+# and KCSAN kernels and compiles the core and off ones (MATRIX overrides).
 check() {
 	local side=$OUT/check-side.ktap matrix=$OUT/check-matrix.ktap s guest=() build=()
 	: >"$matrix"
@@ -73,7 +76,7 @@ check() {
 			*) build+=("$s") ;;
 			esac
 		done
-		MATRIX=${MATRIX:-debug rt kcsan core:compile off:compile} \
+		MATRIX=${MATRIX:-debug kcsan core:compile off:compile} DEBUG_TESTS=${DEBUG_TESTS:-$ALL_DEBUG_TESTS} \
 			suites scripts/check.d/matrix.sh >"$matrix" &
 		{ ktap_group "host checks" scripts/host-checks.sh
 		  suites "${build[@]}"; } >"$side" &

@@ -8,19 +8,23 @@
 # KUnit suite, the kselftest variant-VARIANT.sh and every kselftest; which
 # of them must skip is below. nojump also builds lib/test_dynamic_debug.c
 # in, for its class parameters on the command line (boot-class-names.sh).
-# debug is our kernel under KASAN, lockdep, kmemleak and UBSAN: every
-# kselftest (the stress run among them), then variant-debug.sh, the
-# fuzzer and a kmemleak scan. kcsan is our kernel under KCSAN (exclusive
+# debug is our kernel under KASAN, UBSAN, kmemleak and lockdep, built
+# PREEMPT_RT (where spinlock_t sleeps and interrupt handlers run in
+# threads) with the raw-lock nesting checks and DEBUG_ATOMIC_SLEEP: every
+# kselftest (the stress runs among them; test-contexts.sh prints from
+# hard interrupts and under raw spinlocks), then variant-debug.sh (the
+# fuzzer and a kmemleak scan) and variant-rt.sh (the fuzzer again, then
+# lockdep's state). One kernel for both keeps make check-all within CI's
+# time, as does DEBUG_TESTS there: the kselftests of locking, contexts,
+# memory, modules and stress, where every kselftest would double the
+# guest's time (make matrix runs them all); the non-RT side of sleeping in atomic context is the KCSAN
+# kernel's DEBUG_ATOMIC_SLEEP. kcsan is our kernel under KCSAN (exclusive
 # with KASAN, so a kernel of its own): KUnit, the concurrency, contexts,
 # stress and text-patching kselftests, then variant-kcsan.sh (the
-# fuzzer); any data race report fails it. rt is our kernel with
-# PREEMPT_RT, where spinlock_t sleeps, under lockdep (raw-lock nesting
-# included) and DEBUG_ATOMIC_SLEEP: every kselftest (test-contexts.sh
-# prints from hard interrupts and under raw spinlocks), then
-# variant-rt.sh (the fuzzer). Prints KTAP. MATRIX="debug rt kcsan
-# nojump core off" picks variants (the default: all, as make matrix runs
-# them); NAME:compile configures and compiles NAME without booting it
-# (see compile), as make check-all does for core and off.
+# fuzzer); any data race report fails it. Prints KTAP. MATRIX="debug
+# kcsan nojump core off" picks variants (the default: all, as make matrix
+# runs them); NAME:compile configures and compiles NAME without booting
+# it (see compile), as make check-all does for core and off.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." && . scripts/lib.sh || exit 1
@@ -132,22 +136,22 @@ do_deps && do_tree || exit 1
 . "$KTAP_HELPERS"
 ktap_print_header
 t0=$SECONDS
-# Longest guests first: the debug kernel's, then the RT kernel's (every
-# kselftest under lockdep), so that the short ones fill in behind them.
-variants=" ${MATRIX:-debug rt kcsan nojump core off} "
-for v in debug rt kcsan nojump core off; do
+# Longest guest first, the debug kernel's (every kselftest under KASAN
+# and lockdep), so that the short ones fill in behind it.
+variants=" ${MATRIX:-debug kcsan nojump core off} "
+for v in debug kcsan nojump core off; do
 	[[ $variants = *" $v:compile "* ]] && compile $v
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	start nojump "variant-nojump.sh kselftests boot-class-names.sh" ;;
-	debug)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start debug "kselftests variant-debug.sh" ;;
+	debug)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} \
+			start debug "${DEBUG_TESTS:-kselftests} variant-debug.sh variant-rt.sh" ;;
 	kcsan)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start kcsan \
 			"test-concurrency.sh test-contexts.sh test-stress.sh test-textpoke.sh variant-kcsan.sh" ;;
-	rt)	QEMU_TIMEOUT=${QEMU_TIMEOUT:-2700} start rt "kselftests variant-rt.sh" ;;
 	*)	start $v ;;
 	esac
 done
-for v in debug rt kcsan nojump core off; do
+for v in debug kcsan nojump core off; do
 	[[ $variants = *" $v "* ]] || continue
 	case $v in
 	nojump)	finish nojump test-classes.sh ;;
@@ -155,7 +159,6 @@ for v in debug rt kcsan nojump core off; do
 	off)	finish off all ;;
 	debug)	finish debug ;;
 	kcsan)	finish kcsan ;;
-	rt)	finish rt ;;
 	esac
 done
 ktap_print_msg "matrix:$variants took $((SECONDS - t0))s"

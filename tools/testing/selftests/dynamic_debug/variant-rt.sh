@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # For a PREEMPT_RT kernel under lockdep (with its raw-lock nesting checks)
-# and DEBUG_ATOMIC_SLEEP (variant "rt" of the build matrix, scripts/
+# and DEBUG_ATOMIC_SLEEP (the debug kernel of the build matrix, scripts/
 # check.d/matrix.sh), run after KUnit and every kselftest (test-contexts.sh
 # among them, which prints from hard interrupts and under raw spinlocks):
 # a bounded run of the control-file fuzzer, then a look at lockdep, to
