@@ -57,8 +57,7 @@ suites() {
 # second lane, beside the host checks.
 GUEST_SUITES="compat fuzz bench-smoke"
 # The debug kernel's kselftests under check-all (matrix.sh: DEBUG_TESTS).
-ALL_DEBUG_TESTS="test-concurrency.sh test-contexts.sh test-memory.sh test-modules.sh"
-ALL_DEBUG_TESTS="$ALL_DEBUG_TESTS test-robustness.sh test-stress.sh test-textpoke.sh test-trace-only.sh"
+ALL_DEBUG_TESTS="test-concurrency.sh test-contexts.sh test-stress.sh test-textpoke.sh"
 
 # check [--all]: the boots of this kernel in one lane; beside it, in the
 # background, the host checks (and the check.d suites that build other

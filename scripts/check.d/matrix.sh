@@ -16,7 +16,7 @@
 # fuzzer and a kmemleak scan) and variant-rt.sh (the fuzzer again, then
 # lockdep's state). One kernel for both keeps make check-all within CI's
 # time, as does DEBUG_TESTS there: the kselftests of locking, contexts,
-# memory, modules and stress, where every kselftest would double the
+# stress and text patching, where every kselftest would triple the
 # guest's time (make matrix runs them all); the non-RT side of sleeping in atomic context is the KCSAN
 # kernel's DEBUG_ATOMIC_SLEEP. kcsan is our kernel under KCSAN (exclusive
 # with KASAN, so a kernel of its own): KUnit, the concurrency, contexts,
