@@ -17,8 +17,8 @@
 # lockdep's state). One kernel for both keeps make check-all within CI's
 # time, as does DEBUG_TESTS there: the kselftests of locking, contexts,
 # stress and text patching, where every kselftest would triple the
-# guest's time (make matrix runs them all); the non-RT side of sleeping in atomic context is the KCSAN
-# kernel's DEBUG_ATOMIC_SLEEP. kcsan is our kernel under KCSAN (exclusive
+# guest's time (make matrix runs them all). The non-RT side of sleeping
+# in atomic context is the KCSAN kernel's DEBUG_ATOMIC_SLEEP. kcsan is our kernel under KCSAN (exclusive
 # with KASAN, so a kernel of its own): KUnit, the concurrency, contexts,
 # stress and text-patching kselftests, then variant-kcsan.sh (the
 # fuzzer); any data race report fails it. Prints KTAP. MATRIX="debug
@@ -44,7 +44,7 @@ plain_module() {
 # dynamic debug descriptors and no calls into a core.
 off_costs_nothing() {
 	local ko=$OUT/test_modules/test_dyndbg_sites.ko
-	[ -f "$ko" ] && ! objdump -h "$ko" | grep -q '__dyndbg' && ! nm "$ko" | grep -q '__dynamic_'
+	[ -f "$ko" ] && ! has_descriptors "$ko" && ! nm "$ko" | grep -q '__dynamic_'
 }
 
 # start NAME [TESTS]: build one variant, then boot it in the background
@@ -79,8 +79,8 @@ start() {
 # only warned about (no vmlinux is linked for them).
 VARIANT_OBJS="lib/kobject.o drivers/base/dd.o kernel/params.o kernel/module/main.o kernel/jump_label.o"
 
-# has_descriptors KO: KO carries dynamic debug descriptors.
-has_descriptors() { objdump -h "$1" | grep -q ' __dyndbg '; }
+# has_descriptors KO: KO has a __dyndbg* section (descriptors, classes).
+has_descriptors() { objdump -h "$1" | grep -q ' __dyndbg'; }
 
 # core_split: the core variant's modules: descriptors in the one built
 # with DYNAMIC_DEBUG_MODULE, none in the plain copy.
