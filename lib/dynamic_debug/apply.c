@@ -148,9 +148,12 @@ static struct static_key *pending_keys[PENDING_KEYS];
 static unsigned int nr_pending_keys;
 static bool pending_on;
 
-static void keys_flush(void)
+/* Inline: every hold of the lock ends with it, most with no key queued. */
+static __always_inline void keys_flush(void)
 {
 	lockdep_assert_held(&ddebug_lock);
+	if (!nr_pending_keys)
+		return;
 	static_keys_update(pending_keys, nr_pending_keys, pending_on);
 	nr_pending_keys = 0;
 }
@@ -338,32 +341,41 @@ static void walk_resume(struct apply_walk *w, const struct ddebug_query *q)
 	walk_enter(w, dt, q);
 }
 
-/* Visit the current run from its next site on, until the hold's work is done. */
+/*
+ * Visit the current run from its next site on, until the hold's work is
+ * done.  The walk's counters stay in locals in the loop, which every
+ * query over a whole module runs once per site.
+ */
 static void walk_run(struct apply_walk *w, const struct ddebug_query *q)
 {
 	struct ddebug_table *dt = w->dt;
 	u32 r = ddebug_runs_at(&w->runs, w->runs.pos);
 	const struct ddebug_run *run = &dt->index.runs[r];
-	struct _ddebug *dp;
+	struct _ddebug *dp = &dt->sites[run->first];
+	u32 site = w->site, count = run->count;
+	unsigned int work = w->work + 1, found = 0;
+	int class_id = w->class_id;
 
-	w->work++;
-	if (!w->site && !run_matches(&dt->sites[run->first], q)) {
+	if (!site && !run_matches(dp, q)) {
+		w->work = work;
 		w->runs.pos++;
 		return;
 	}
-	for (; w->site < run->count && w->work < WORK_PER_HOLD;
-	     w->site++, w->work++) {
-		dp = &dt->sites[run->first + w->site];
-		if (!site_matches(dp, q, w->class_id))
+	for (dp += site; site < count && work < WORK_PER_HOLD;
+	     site++, dp++, work++) {
+		if (!site_matches(dp, q, class_id))
 			continue;
-		w->found++;
+		found++;
 		if (w->visit)
 			w->visit(w->arg, dt, dp,
 				 (site_flags(dp) & q->mask) | q->set);
 		if (!w->dry && site_apply(dt, dp, q))
-			w->work += WORK_PER_CHANGE;
+			work += WORK_PER_CHANGE;
 	}
-	if (w->site == run->count) {
+	w->found += found;
+	w->work = work;
+	w->site = site;
+	if (site == count) {
 		w->site = 0;
 		w->runs.pos++;
 	}
@@ -505,7 +517,7 @@ static int check_text(struct list_head *tables, char *buf,
  * ends follows its first query end.  A quoted or commented ';' makes it
  * look like more, which only costs the copy.
  */
-static bool at_most_one_query(const char *text)
+static __always_inline bool at_most_one_query(const char *text)
 {
 	const char *end = strpbrk(text, ";\n");
 
@@ -532,8 +544,9 @@ static unsigned int run_one(struct list_head *tables, struct ddebug_query *q,
  * A text of one query at most, the common write: parsed in place, with no
  * lock held; only a valid query takes ddebug_write_lock, to apply.
  */
-static int run_one_query(struct list_head *tables, char *buf,
-			 const char *modname, struct ddebug_parse_error *err)
+static __always_inline int run_one_query(struct list_head *tables, char *buf,
+					 const char *modname,
+					 struct ddebug_parse_error *err)
 {
 	struct ddebug_parser ps;
 	struct ddebug_query q __uninitialized;	/* filled by the parser */
@@ -595,6 +608,21 @@ static unsigned int run_each(struct list_head *tables, struct ddebug_query *q,
 	return run_one(tables, q, modname, nr);
 }
 
+/* ddebug_run(), inlined into ddebug_exec_buf(): one call less a write. */
+static __always_inline int run_text(struct list_head *tables, char *buf,
+				    const char *modname,
+				    struct ddebug_parse_error *err)
+{
+	int ret;
+
+	if (at_most_one_query(buf))
+		return run_one_query(tables, buf, modname, err);
+	mutex_lock(&ddebug_write_lock);
+	ret = each_query(tables, buf, err, run_each, modname);
+	mutex_unlock(&ddebug_write_lock);
+	return ret;
+}
+
 /**
  * ddebug_run - parse a text of queries and apply it to a list of tables
  * @tables: the registry, or a test's private list
@@ -617,14 +645,7 @@ static unsigned int run_each(struct list_head *tables, struct ddebug_query *q,
 int ddebug_run(struct list_head *tables, char *buf, const char *modname,
 	       struct ddebug_parse_error *err)
 {
-	int ret;
-
-	if (at_most_one_query(buf))
-		return run_one_query(tables, buf, modname, err);
-	mutex_lock(&ddebug_write_lock);
-	ret = each_query(tables, buf, err, run_each, modname);
-	mutex_unlock(&ddebug_write_lock);
-	return ret;
+	return run_text(tables, buf, modname, err);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_run);
 
@@ -644,7 +665,7 @@ int ddebug_exec_buf(char *buf, const char *modname, const char *source)
 	struct ddebug_parse_error err __uninitialized;	/* set by the parser */
 	int ret;
 
-	ret = ddebug_run(&ddebug_tables, buf, modname, &err);
+	ret = run_text(&ddebug_tables, buf, modname, &err);
 	if (ret == -EINVAL)
 		ddebug_report_error(source, &err);
 	else if (!ret)

@@ -66,7 +66,7 @@ struct ddebug_flag_info {
 extern const struct ddebug_flag_info ddebug_flag_info[DDEBUG_NR_FLAGS];
 
 /* Whether @c starts a flags word: '+', '-' or '='. */
-static inline bool ddebug_is_flag_op(char c)
+static __always_inline bool ddebug_is_flag_op(char c)
 {
 	return c == '+' || c == '-' || c == '=';
 }

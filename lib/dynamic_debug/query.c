@@ -101,7 +101,9 @@ static enum token lex_quoted(struct ddebug_parser *lx, char **word)
 	return TOKEN_WORD;
 }
 
-static enum token lex_next(struct ddebug_parser *lx, char **word)
+/* Inline: the parser calls it once per word of every query. */
+static __always_inline enum token lex_next(struct ddebug_parser *lx,
+					   char **word)
 {
 	char *p;
 
@@ -210,12 +212,14 @@ static const struct {
 	{ "class",	KW_CLASS },
 };
 
+/* Each query looks its keywords up: compare the first letter inline. */
 static int keyword_lookup(const char *word)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(keywords); i++)
-		if (!strcmp(word, keywords[i].name))
+		if (word[0] == keywords[i].name[0] &&
+		    !strcmp(word + 1, keywords[i].name + 1))
 			return keywords[i].kw;
 	return -ENOENT;
 }
@@ -279,10 +283,10 @@ static int parse_format(char *value, const char *word,
 	return 0;
 }
 
-static int parse_pair(const char *word, char *value, struct ddebug_query *q,
-		      struct seen *seen, struct ddebug_parse_error *err)
+static int parse_pair(enum keyword kw, const char *word, char *value,
+		      struct ddebug_query *q, struct seen *seen,
+		      struct ddebug_parse_error *err)
 {
-	int kw = keyword_lookup(word);
 	int ret;
 
 	switch (kw) {
@@ -316,13 +320,13 @@ void ddebug_module_name_normalize(char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(ddebug_module_name_normalize);
 
+/* Out of line, and called only when verbose: the common path makes no call. */
 static void log_query(unsigned int n, const struct ddebug_query *q)
 {
-	ddebug_vlog(DDEBUG_V_PARSE,
-		    "query %u: file=\"%s\" func=\"%s\" module=\"%s\" format=\"%s\" line=%u-%u class=\"%s\" mask=0x%x set=0x%x\n",
-		    n, q->file ?: "", q->func ?: "", q->module ?: "",
-		    q->format ?: "", q->first_line, q->last_line,
-		    q->class_name ?: "", q->mask, q->set);
+	pr_info("query %u: file=\"%s\" func=\"%s\" module=\"%s\" format=\"%s\" line=%u-%u class=\"%s\" mask=0x%x set=0x%x\n",
+		n, q->file ?: "", q->func ?: "", q->module ?: "",
+		q->format ?: "", q->first_line, q->last_line,
+		q->class_name ?: "", q->mask, q->set);
 }
 
 static int parse_flags_word(const char *word, struct ddebug_query *q,
@@ -345,17 +349,18 @@ static int parse_query(char **words, unsigned int n, struct ddebug_query *q,
 	const char *flags = words[n - 1];
 	struct seen seen = {};
 	unsigned int i;
-	int ret;
+	int kw, ret;
 
 	if (!ddebug_is_flag_op(flags[0]))
 		return fail(err, DDEBUG_ERR_MISSING_FLAGS, flags);
 
 	for (i = 0; i + 1 < n; i += 2) {
-		if (keyword_lookup(words[i]) < 0)
+		kw = keyword_lookup(words[i]);
+		if (kw < 0)
 			return fail(err, DDEBUG_ERR_UNKNOWN_KEYWORD, words[i]);
 		if (i + 2 == n)
 			return fail(err, DDEBUG_ERR_MISSING_VALUE, words[i]);
-		ret = parse_pair(words[i], words[i + 1], q, &seen, err);
+		ret = parse_pair(kw, words[i], words[i + 1], q, &seen, err);
 		if (ret)
 			return ret;
 	}
@@ -508,7 +513,9 @@ static int query_read(struct ddebug_parser *ps, const struct ddebug_query *q,
 {
 	if (ret)
 		return ret;
-	log_query(++ps->count, q);
+	ps->count++;
+	if (ddebug_verbose >= DDEBUG_V_PARSE)
+		log_query(ps->count, q);
 	err->query = 0;
 	return 1;
 }
