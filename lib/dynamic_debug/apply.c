@@ -121,11 +121,15 @@ static bool site_matches(const struct _ddebug *dp,
 	return !q->format || format_matches(q->format, site_format(dp));
 }
 
-/* Class id that @q selects in @dt: negative if @dt cannot match. */
+/*
+ * Class id that @q selects in @dt: negative if @dt cannot match.  A
+ * literal module name (@literal) is compared as a string.
+ */
 static int query_class_in(const struct ddebug_table *dt,
-			  const struct ddebug_query *q)
+			  const struct ddebug_query *q, bool literal)
 {
-	if (q->module && !match_wildcard(q->module, dt->mod_name))
+	if (q->module && (literal ? strcmp(q->module, dt->mod_name) :
+			  !match_wildcard(q->module, dt->mod_name)))
 		return -ENOENT;
 	if (q->has_class_id)
 		return q->class_id;
@@ -320,7 +324,7 @@ static void walk_enter(struct apply_walk *w, struct ddebug_table *dt,
 	w->runs.order = NULL;
 	w->runs.pos = 0;
 	w->runs.end = 0;
-	w->class_id = query_class_in(dt, q);
+	w->class_id = query_class_in(dt, q, w->by_module);
 	w->work += 1 + (q->class_name ? dt->num_maps * WORK_PER_CLASS_MAP : 0);
 	if (w->class_id >= 0)
 		w->work += ddebug_index_candidates(dt, q, &w->runs);

@@ -238,9 +238,11 @@ static int hits_open(struct inode *inode, struct file *file)
 /*
  * A written text of queries, NUL-terminated, or an ERR_PTR: too long, or
  * with a NUL byte, at which the parser would stop and ignore the rest.
+ * strncpy_from_user() copies and finds a NUL in one pass.
  */
 static __always_inline char *text_from_user(const char __user *ubuf, size_t len)
 {
+	long copied;
 	char *text;
 
 	if (len > DDEBUG_QUERY_MAX) {
@@ -248,15 +250,19 @@ static __always_inline char *text_from_user(const char __user *ubuf, size_t len)
 		       len, DDEBUG_QUERY_MAX);
 		return ERR_PTR(-E2BIG);
 	}
-	text = memdup_user_nul(ubuf, len);
-	if (IS_ERR(text))
+	text = kmalloc(len + 1, GFP_KERNEL);
+	if (!text)
+		return ERR_PTR(-ENOMEM);
+	copied = strncpy_from_user(text, ubuf, len);
+	if (copied >= 0 && (size_t)copied == len) {
+		text[len] = '\0';
 		return text;
-	if (strlen(text) != len) {
-		pr_err("write refused: NUL byte at offset %zu\n", strlen(text));
-		kfree(text);
-		return ERR_PTR(-EINVAL);
 	}
-	return text;
+	kfree(text);
+	if (copied < 0)
+		return ERR_PTR(copied);
+	pr_err("write refused: NUL byte at offset %ld\n", copied);
+	return ERR_PTR(-EINVAL);
 }
 
 /*

@@ -44,15 +44,10 @@ static __printf(2, 3) void prefix_add(struct prefix *px, const char *fmt, ...)
  * "[PID] " or "<intr> " for 't'; then "NAME:" for each of 'm', 'f', 's',
  * 'l' in that order, and one space after them if any was written.
  */
-static const char *prefix_build(struct prefix *px, const struct _ddebug *dp,
-				unsigned int flags)
+static void prefix_decorate(struct prefix *px, const struct _ddebug *dp,
+			    unsigned int flags)
 {
 	size_t names;
-
-	px->buf[0] = '\0';
-	px->len = 0;
-	if (likely(!(flags & DDEBUG_DECORATIONS)))
-		return px->buf;
 
 	if (flags & DDEBUG_FLAG(TID)) {
 		if (in_interrupt())
@@ -71,7 +66,17 @@ static const char *prefix_build(struct prefix *px, const struct _ddebug *dp,
 		prefix_add(px, "%u:", site_lineno(dp));
 	if (px->len != names)
 		prefix_add(px, " ");
-	return px->buf;
+}
+
+/* Inline: most sites print undecorated, and then this is two stores. */
+static __always_inline void prefix_build(struct prefix *px,
+					 const struct _ddebug *dp,
+					 unsigned int flags)
+{
+	px->buf[0] = '\0';
+	px->len = 0;
+	if (unlikely(flags & DDEBUG_DECORATIONS))
+		prefix_decorate(px, dp, flags);
 }
 
 /* printk() by another name: the messages of pr_debug() itself. */

@@ -40,6 +40,15 @@ static struct maple_tree counted_tables = MTREE_INIT(counted_tables,
 						     MT_FLAGS_USE_RCU);
 
 /*
+ * The counters found last, tried before the tree: a site that fires
+ * usually fires again, or one of its table does.  A reader may store
+ * counters just detached (it found them before they left the tree), so
+ * detaching clears this twice, before and one grace period after, and
+ * frees a grace period later (counts_free()).
+ */
+static struct ddebug_counts __rcu *last_counts;
+
+/*
  * The rate limit of a site that has 'r', allocated when the flag is set
  * and freed (after an RCU grace period) when it is cleared or the table
  * goes.  Kept in an xarray indexed by the descriptor's address divided by
@@ -97,6 +106,20 @@ static int counts_attach(struct ddebug_table *dt)
 	return 0;
 }
 
+static void counts_forget(struct ddebug_counts *c)
+{
+	/* Only this pointer's own value is compared: no dereference. */
+	cmpxchg((struct ddebug_counts __force **)&last_counts, c, NULL);
+}
+
+static void counts_free(struct rcu_head *rcu)
+{
+	struct ddebug_counts *c = container_of(rcu, struct ddebug_counts, rcu);
+
+	counts_forget(c);
+	kvfree_rcu(c, rcu);
+}
+
 static void counts_detach(struct ddebug_table *dt)
 {
 	struct ddebug_counts *c = dt->counts;
@@ -105,15 +128,28 @@ static void counts_detach(struct ddebug_table *dt)
 		return;
 	mtree_erase(&counted_tables, (unsigned long)dt->sites);
 	dt->counts = NULL;
-	kvfree_rcu(c, rcu);
+	counts_forget(c);
+	call_rcu(&c->rcu, counts_free);
 }
 
+static bool counts_cover(const struct ddebug_counts *c,
+			 const struct _ddebug *dp)
+{
+	return c && dp >= c->sites && dp < c->sites + c->num_sites;
+}
+
+/* Context: rcu_read_lock() held. */
 static void count_hit(const struct _ddebug *dp)
 {
-	struct ddebug_counts *c = mtree_load(&counted_tables, (unsigned long)dp);
+	struct ddebug_counts *c = rcu_dereference(last_counts);
 
-	if (c)
-		atomic_long_inc(&c->hits[dp - c->sites]);
+	if (!counts_cover(c, dp)) {
+		c = mtree_load(&counted_tables, (unsigned long)dp);
+		if (!c)
+			return;
+		rcu_assign_pointer(last_counts, c);
+	}
+	atomic_long_inc(&c->hits[dp - c->sites]);
 }
 
 /**
