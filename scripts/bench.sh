@@ -9,8 +9,11 @@
 # on the host. Then boot the kernels in turn, upstream then ours, for
 # each round, with the timer (scripts/bench/ddbench.c) and
 # scripts/bench/guest.sh: a change in the host's speed during the run
-# then falls on both alike. Last, print one table of every round's
-# repetitions and write it to bench/results.md (scripts/bench/report.py).
+# then falls on both alike. Then one boot of each under QEMU's -icount,
+# where the short paths are counted in instructions, which no change of
+# the host's speed or of code layout moves. Last, print one table of
+# every round's repetitions and write it to bench/results.md
+# (scripts/bench/report.py).
 #
 # Environment:
 #   SITES=N          sites of the big module (default 100000)
@@ -182,15 +185,22 @@ prepare_impl() {
 
 # boot_impl IMPL ROUND: boot the kernel and measure in the guest; the
 # round's figures land in $BENCH_OUT/IMPL-SITES-rROUND.txt (one file per
-# site count; a smoke run has a $BENCH_OUT of its own).
+# site count; a smoke run has a $BENCH_OUT of its own). ROUND "icount"
+# is the last boot of each kernel, under QEMU's -icount, whose clock
+# counts the guest's instructions (guest.sh: icount_rows).
 boot_impl() {
 	(
 		setup "$1"
 		local res=$BENCH_OUT/$1-$SITES name=$1-$SITES-r$2
 		local log=$BENCH_OUT/$name.log rc=0 t1=$SECONDS
+		local append=$BENCH_APPEND
+		if [ "$2" = icount ]; then
+			QEMU_ARCH+=(-icount shift=0,align=off,sleep=off)
+			append="$append ddbench.icount=1"
+		fi
 		msg "BOOT   $IMPL kernel, bench round $2 (console: ${log#"$TOP"/})"
 		# boot appends to $OUT/initramfs.cpio: point it at ours.
-		OUT=$res boot scripts/bench/guest.sh "$log" "$BENCH_APPEND" \
+		OUT=$res boot scripts/bench/guest.sh "$log" "$append" \
 			>/dev/null || rc=$?
 		script_output "$log" >"$res/guest.txt"
 		grep '^check not ok' "$res/guest.txt" | sed "s/^/  $IMPL: /" >&2
@@ -217,7 +227,7 @@ build_timer || exit 1
 measure=()
 for impl in $IMPLS; do
 	reuse=1
-	for r in $(seq "$ROUNDS"); do
+	for r in $(seq "$ROUNDS") icount; do
 		[ -f "$BENCH_OUT/$impl-$SITES-r$r.txt" ] || reuse=0
 	done
 	case " ${BENCH_REUSE:-} " in
@@ -235,7 +245,7 @@ for impl in $IMPLS; do
 		fail=1
 	fi
 done
-for r in $(seq "$ROUNDS"); do
+for r in $(seq "$ROUNDS") icount; do
 	for impl in "${measure[@]}"; do
 		boot_impl "$impl" "$r" || fail=1
 	done
@@ -243,7 +253,7 @@ done
 args=()
 for impl in $IMPLS; do
 	files=$(seq -f "$BENCH_OUT/$impl-$SITES-r%g.txt" -s, "$ROUNDS")
-	args+=("$impl=$files")
+	args+=("$impl=$files,$BENCH_OUT/$impl-$SITES-ricount.txt")
 done
 mkdir -p "$(dirname "$RESULTS")"
 python3 scripts/bench/report.py --sites "$SITES" --command "$COMMAND" \

@@ -41,6 +41,27 @@ timer()		# timer ARGS...: run ddbench, a failure is a failed check
 	"$B" "$@" || { echo "check not ok - ddbench $1 ($2 ...) ran"; fail=1; }
 }
 
+# icount_rows: under QEMU's -icount (bench.sh's last boot of each kernel,
+# with ddbench.icount=1 on its command line) the guest's clock advances one
+# nanosecond per instruction, so its "times" count instructions, the same
+# on every run. The short paths, where TCG's timing noise is as large as
+# the difference, are measured there: a write's fixed cost, a query over
+# the small module, one call of a site.
+icount_rows()
+{
+	check "insmod $SMALL" insmod /bench/$SMALL.ko
+	timer query "$CTL" "$REPS" ic_floor_comment "# nothing"
+	timer query "$CTL" "$REPS" ic_floor_nomatch "module no_such_module +t"
+	timer query "$CTL" "$REPS" ic_small_ton "module $SMALL +t" ic_small_toff "module $SMALL -t"
+	check "modprobe test_dyndbg_loop" modprobe test_dyndbg_loop
+	dmesg -n 1
+	for f in _ p; do
+		echo "module test_dyndbg_loop =$f" >"$CTL"
+		timer query /sys/module/test_dyndbg_loop/parameters/plain "$REPS" "ic_site_$f" 10000
+	done
+	echo "module test_dyndbg_loop =_" >"$CTL"
+}
+
 # on MODULE: how many sites of MODULE have exactly the flag p.
 on()		{ grep -c "\[$1\].* =p \"" "$CTL"; }
 sites_of()	{ grep -c "\[$1\]" "$CTL"; }
@@ -85,6 +106,11 @@ targeted()
 	# the query itself (finding the sites, changing their flags).
 	timer query "$CTL" "$REPS" "${name}_ton" "$sel +t" "${name}_toff" "$sel -t"
 }
+
+if grep -q 'ddbench\.icount=1' /proc/cmdline; then
+	icount_rows
+	exit $fail
+fi
 
 echo "info guest_cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 echo "info clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
