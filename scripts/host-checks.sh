@@ -4,8 +4,9 @@
 # Host checks, as KTAP: checkpatch --strict (waivers: scripts/checkpatch-exceptions)
 # on every C file, header and selftest script we ship (tools/dyndbg too,
 # which must also build warning-free), kernel-doc on the C ones; sparse and
-# W=1 for the core's objects and the jump-label NOP shape of a test module
-# (nop-shape.sh).
+# W=1 for the core's objects, that patch 0007's text poking still reads
+# back what it writes (textpoke-readback.py), and the jump-label NOP shape
+# of a test module (nop-shape.sh).
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
@@ -35,6 +36,8 @@ if [ "$IMPL" = ours ]; then
 		"$(kmake C=2 lib/dynamic_debug/ 2>&1 | grep -E '(warning|error):' | grep lib/dynamic_debug)"
 	ktap_verdict "W=1 lib/dynamic_debug" "$(kmake W=1 $(ls lib/dynamic_debug/*.c | sed 's/\.c$/.s/') 2>&1 |
 		grep -E '(warning|error):')"
+	ktap_verdict "x86 text poking reads back every write (patch 0007)" \
+		"$(scripts/textpoke-readback.py "$TREE/arch/x86/kernel/alternative.c")"
 else
 	ktap_test_skip "sparse and W=1 on lib/dynamic_debug: IMPL=$IMPL"
 fi
