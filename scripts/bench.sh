@@ -176,7 +176,10 @@ prepare_impl() {
 		msg "GEN    $SITES sites -> ${mod#"$TOP"/}"
 		python3 scripts/bench/gen-module.py "$SITES" "$mod" || exit 1
 		msg "BUILD  bench modules ($IMPL)"
-		quiet kmake M="$mod" modules
+		# The sites' file names, as control lists them, must not depend
+		# on the tree's path or on whether ccache (CCACHE_BASEDIR) made
+		# the source path relative: both spellings lose their directory.
+		quiet kmake M="$mod" KCFLAGS="-fmacro-prefix-map=$mod/= -fmacro-prefix-map=../bench/sites-$SITES/=" modules
 		mkdir -p "$res"
 		host_facts "$mod" >"$res/host.txt" || exit 1
 		bench_initramfs "$mod" "$res" || exit 1

@@ -188,6 +188,10 @@ def ratio(up, ours):
 # more), by its key; the report lists every such row with its reason, or
 # says that none is given.
 BELOW_ONE = {
+    "spin":
+        "Not dynamic debug: the host's own speed while each kernel ran. "
+        "Below 1.00x the host was slower during ours' boots, which skews "
+        "every timed row of the run against ours by about as much.",
     "floor_comment":
         "A text that holds no query, timed: see its instruction count below.",
     "ic_floor_comment":
