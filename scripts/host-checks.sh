@@ -5,8 +5,9 @@
 # on every C file, header and selftest script we ship (tools/dyndbg too,
 # which must also build warning-free), kernel-doc on the C ones; sparse and
 # W=1 for the core's objects, that patch 0007's text poking still reads
-# back what it writes (textpoke-readback.py), and the jump-label NOP shape
-# of a test module (nop-shape.sh).
+# back what it writes (textpoke-readback.py), where and how the names
+# records are laid out, and the jump-label NOP shape of a test module
+# (nop-shape.sh).
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
@@ -56,6 +57,22 @@ if [ "$IMPL" = ours ]; then
 		"$(for m in sites:asm driver:data callers:data; do
 			got=$(names_records "$tm/test_dyndbg_${m%%:*}.ko")
 			[ "$got" = "${m#*:}" ] || echo "test_dyndbg_${m%%:*}.ko: $got, expected ${m#*:}"
+		done)"
+else
+	ktap_test_skip "$what: upstream has no names records"
+fi
+# The names records are read in place as pointer-sized words: their
+# section must be aligned on purpose, not by what precedes it.
+what="names records: .init.dyndbg aligned to 8 in vmlinux.lds and in the modules"
+if [ "$IMPL" = ours ]; then
+	ktap_verdict "$what" \
+		"$(lds=$(ls "$OBJ"/arch/*/kernel/vmlinux.lds)
+		grep -o '[^;]*; *__start___dyndbg_names = \.' "$lds" | grep -q 'ALIGN(8)' ||
+			echo "${lds#"$OBJ"/}: no ALIGN(8) right before __start___dyndbg_names"
+		for m in sites driver; do
+			al=$(readelf -SW "$tm/test_dyndbg_$m.ko" |
+				awk '{ for (i = 1; i < NF; i++) if ($i == ".init.dyndbg") print $NF }')
+			[ "${al:-0}" -ge 8 ] || echo "test_dyndbg_$m.ko: .init.dyndbg aligned to ${al:-?}"
 		done)"
 else
 	ktap_test_skip "$what: upstream has no names records"
