@@ -213,10 +213,10 @@ BELOW_ONE = {
     "site_p":
         "Printing: ours counts the hit (an RCU read section, a lookup of the "
         "table's counters, one atomic increment) and tests for a rate limit "
-        "before the same printk(): about 90 instructions of 5,100 (the "
+        "before the same printk(): about 100 instructions of 5,100 (the "
         "instruction row below), the price of the `hits` file.",
     "ic_site_p":
-        "The hit count and the rate-limit test, about 90 instructions of "
+        "The hit count and the rate-limit test, about 100 instructions of "
         "5,100 per message printed (see the timed row above).",
     "insmod":
         "Loading also builds the module's index (one pass over its sites, "
