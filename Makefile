@@ -31,7 +31,7 @@ check-all:	## check + scripts/check.d/: debug (RT) KCSAN and arm64 kernels, cros
 matrix:		## every kernel of the build matrix, each booted [MATRIX="debug kcsan nojump core off"]
 	$(run) matrix
 
-arches:		## check on arm64 and riscv64 (GUEST_ARCH=...): KUnit, kselftests, boot tests [ARCHES=...]
+arches:		## check on arm64, riscv64 and s390x (GUEST_ARCH=...): KUnit, kselftests, boot tests [ARCHES=...]
 	$(run) arches
 
 boot-test:	## one boot test of boot-tests.list: NAME=boot-bad.sh

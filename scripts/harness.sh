@@ -38,7 +38,7 @@ shell)		do_build && do_initramfs || exit 1
 		qemu_cmd "${APPEND:-}" "$OUT/shell.cpio" && "${QEMU[@]}" ;;
 check)		scripts/check.sh ;;
 check-all)	scripts/check.sh --all ;;
-arches)		ARCHES=${ARCHES:-arm64 riscv64} ARCH_BOOT_TESTS=1 scripts/check.d/arches.sh >"$BUILD/arches.ktap"
+arches)		ARCHES=${ARCHES:-arm64 riscv64 s390x} ARCH_BOOT_TESTS=1 scripts/check.d/arches.sh >"$BUILD/arches.ktap"
 		grep -E '^(not )?ok ' "$BUILD/arches.ktap"
 		echo "# the whole KTAP document: ${BUILD#"$TOP"/}/arches.ktap"
 		ktap_summary "$BUILD/arches.ktap" ;;

@@ -23,9 +23,10 @@ DEB_PACKAGES="linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static
 libelf-dev libssl-dev cpio kmod ccache rsync xz-utils python3 sparse binutils gcc make perl"
 # Which core every script works on unless told: ours, or upstream's.
 export IMPL=${IMPL:-ours}
-# GUEST_ARCH=x86_64|arm64|riscv64: the architecture the kernel is built
-# for (with Debian's cross compiler) and booted as (QEMU's virt machine
-# beyond x86), with its packages, image, console and QEMU arguments.
+# GUEST_ARCH=x86_64|arm64|riscv64|s390x: the architecture the kernel is
+# built for (with Debian's cross compiler) and booted as (QEMU's virt
+# machine for arm64 and riscv64, s390-ccw-virtio for s390x), with its
+# packages, image, console and QEMU arguments.
 # Outside x86_64 the build directories gain the suffix (build/ours-arm64)
 # and scripts/arch/GUEST_ARCH.config is merged after the other fragments.
 GUEST_ARCH=${GUEST_ARCH:-x86_64}
@@ -47,7 +48,12 @@ riscv64) export ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu-
 	DEB_PACKAGES="$DEB_PACKAGES qemu-system-misc opensbi gcc-riscv64-linux-gnu libc6-dev-riscv64-cross dpkg-dev"
 	KIMAGE=arch/riscv/boot/Image CONSOLE=ttyS0 ARCH_APPEND=
 	QEMU_ARCH=(qemu-system-riscv64 -M virt) ;;
-*)	echo "harness: error: GUEST_ARCH must be x86_64, arm64 or riscv64, not '$GUEST_ARCH'" >&2
+s390x)	export ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-
+	DEB_ARCH=s390x
+	DEB_PACKAGES="$DEB_PACKAGES qemu-system-misc gcc-s390x-linux-gnu libc6-dev-s390x-cross dpkg-dev"
+	KIMAGE=arch/s390/boot/bzImage CONSOLE=ttysclp0 ARCH_APPEND=
+	QEMU_ARCH=(qemu-system-s390x -M s390-ccw-virtio -cpu qemu) ;;
+*)	echo "harness: error: GUEST_ARCH must be x86_64, arm64, riscv64 or s390x, not '$GUEST_ARCH'" >&2
 	exit 1 ;;
 esac
 [ -z "$ARCH_SUFFIX" ] || BUSYBOX=$BUILD/busybox$ARCH_SUFFIX/busybox

@@ -5,7 +5,7 @@
 # one function of a built test module and assert that its site is a single
 # jump-label NOP on the straight path (x86_64: the 5-byte nopl 0f 1f 44 00
 # 00; arm64: nop; riscv64: the 4-byte nop its jump labels use even where
-# compressed instructions are on), and that the call to
+# compressed instructions are on; s390x: brcl 0,TARGET), and that the call to
 # __dynamic_pr_debug() is out of line, past the function's return (or in
 # another section), reached only through the NOP's jump target. Prints KTAP.
 #
@@ -22,8 +22,9 @@ PRINT_FN=__dynamic_pr_debug
 OBJDUMP=${OBJDUMP:-${CROSS_COMPILE:-}objdump}
 READELF=${READELF:-${CROSS_COMPILE:-}readelf}
 
-# The module's architecture: its site NOP as objdump prints the bytes,
-# every form a NOP site may take (x86: also the 2-byte one objtool puts
+# The module's architecture: its site NOP as objdump prints the bytes (a
+# pattern), every form a NOP site may take ("|" between patterns; x86:
+# also the 2-byte one objtool puts
 # where the jump is a short one), the prefix of its relocation types, and
 # what ends the straight path: a return, or a tail call (a jump with a
 # relocation, "@" in the disassembly below).
@@ -38,6 +39,11 @@ elf64-littleaarch64)
 elf64-littleriscv)
 	ARCH_NAME=riscv64 NOP=00000013 NOP_NAME="4-byte nop" NOPS=$NOP
 	REL=R_RISCV END_RE='\\| *(ret|jr )' ;;
+elf64-s390)
+	# brcl with an empty mask: a 6-byte branch that is never taken, whose
+	# offset already names the target (patched to mask 15 to enable it).
+	ARCH_NAME=s390x NOP="c0 04 ?? ?? ?? ??" NOP_NAME="brcl 0" NOPS=$NOP
+	REL=R_390 END_RE='\\| *(br %r14|jg .*@)' ;;
 esac
 
 # skip_rest REASON: report every check not yet run as skipped by REASON.
@@ -51,7 +57,7 @@ skip_rest()
 
 ktap_print_header
 if [ ! -f "$KO" ] || [ -z "$ARCH_NAME" ]; then
-	ktap_skip_all "usage: $0 MODULE.ko [FUNCTION] (no x86_64, arm64 or riscv64 module '$KO')"
+	ktap_skip_all "usage: $0 MODULE.ko [FUNCTION] (no x86_64, arm64, riscv64 or s390x module '$KO')"
 	exit "$KSFT_SKIP"
 fi
 ktap_set_plan 7
@@ -153,7 +159,8 @@ in_func() { awk -v s="$SECT" -v lo="$START" -v hi="$END" '$2 == s && $3 >= lo &&
 bad=
 while read -r csect code tsect target; do
 	b=$(insn_bytes "$csect" "$code")
-	[ "$b" = "$NOP" ] || bad="$bad
+	# shellcheck disable=SC2053 # NOP is a pattern
+	[[ $b == $NOP ]] || bad="$bad
 site at 0x$(printf %x "$code"): [$b]"
 done < "$TMP/sites"
 ktap_verdict "the disabled site is a $NOP_NAME ($NOP)" "$bad"
@@ -185,12 +192,24 @@ while read -r csect code tsect target; do
 done < "$TMP/sites"
 ktap_verdict "the jump target leads to the call of $PRINT_FN" "$reach"
 
+# nop_form BYTES: whether BYTES match one of the patterns of NOPS.
+nop_form() {
+	local p pats
+
+	IFS='|' read -ra pats <<<"$NOPS"
+	for p in "${pats[@]}"; do
+		# shellcheck disable=SC2053 # p is a pattern
+		[[ $1 == $p ]] && return 0
+	done
+	return 1
+}
+
 # Every jump-label site of the module's text is a NOP, of a form NOPS names.
 total=0 nops=0 others=
 while read -r csect code tsect target; do
 	total=$((total + 1))
 	b=$(insn_bytes "$csect" "$code")
-	if [[ "|$NOPS|" = *"|$b|"* ]]; then nops=$((nops + 1)); else others="$others
+	if nop_form "$b"; then nops=$((nops + 1)); else others="$others
 $csect+0x$(printf %x "$code"): [$b]"; fi
 done < "$TMP/jt"
 [ "$total" -gt 0 ] && [ -z "$others" ] || others="$nops of $total are NOPs$others"

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Other architectures (issue 20): our kernel built with Debian's cross
-# compiler for each of ARCHES (default arm64) and booted on QEMU's virt
-# machine (GUEST_ARCH in scripts/lib.sh, build/ours-ARCH/), running the
-# KUnit suite and every kselftest, and with ARCH_BOOT_TESTS=1 (make
-# arches: arm64 and riscv64) the boot tests of boot-tests.list too. Per
+# compiler for each of ARCHES (default arm64) and booted under QEMU
+# (GUEST_ARCH in scripts/lib.sh, build/ours-ARCH/), running the KUnit
+# suite and every kselftest, and with ARCH_BOOT_TESTS=1 (make arches:
+# arm64, riscv64 and s390x) the boot tests of boot-tests.list too. Per
 # architecture, beside that run's results: the jump-label NOP shape of
 # its test module, and that a site switched on prints and switched off
 # stops (test-flags.sh's checks, picked out of the run). Prints KTAP.
