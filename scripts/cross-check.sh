@@ -139,6 +139,14 @@ target_lost() {
 	case "$1" in *:pic) ;; *) want+=("JUMP_LABEL=y") ;; esac
 	case "$1" in *:thinlto) want+=("LTO_CLANG_THIN=y") ;; esac
 	case "$1" in *:pie) want+=("RELOCATABLE=y") ;; esac
+	# what makes the architecture the one named (tinyconfig alone gives
+	# a 32-bit powerpc and an arm without an MMU, hence no jump labels)
+	case "${1%%:*}" in
+	x86_64|arm64|riscv64|s390x) want+=("64BIT=y") ;;
+	powerpc64le) want+=("PPC64=y" "CPU_LITTLE_ENDIAN=y") ;;
+	arm) want+=("MMU=y" "CPU_V7=y") ;;
+	i386) want+=("X86_32=y") ;;
+	esac
 	for o in "${want[@]}"; do grep -qx "CONFIG_$o" "$OBJ/.config" || echo "$o"; done
 }
 
