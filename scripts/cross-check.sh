@@ -295,8 +295,12 @@ names_layout() {
 	fi
 }
 
+# same_paths: messages on stdin with both trees' paths made equal (a
+# whole-kernel build prints them relative to its O= directory).
+same_paths() { sed -E 's#^(\.\./)*src/(ours|linux-source-6\.12)/##' | sort -u; }
+
 # new_warnings UP OURS: the messages of OURS that UP does not have.
-new_warnings() { sort -u "$2" | grep -vxF -f <(sort -u "$1"); }
+new_warnings() { same_paths <"$2" | grep -vxF -f <(same_paths <"$1"); }
 
 cross_deps && do_tree || exit 1
 . "$KTAP_HELPERS"
