@@ -220,7 +220,10 @@ cross_kernel() {
 	msg "BUILD  $t ($IMPL): the test kernel and its modules"
 	# Every object compiles again, most of them from ccache, which replays
 	# their messages: warnings of files an earlier run built still count.
+	# A vmlinux or modules.order left by an earlier run would hide a
+	# failed link.
 	find "$OBJ" -name '*.o' -delete
+	rm -f "$OBJ/vmlinux" "$OBJ/modules.order"
 	xmake -k all 2>&1 | messages "$OUT.msgs"
 	[ -s "$OBJ/vmlinux" ] && [ -f "$OBJ/modules.order" ] && KERNEL_OK=1
 	return 0
