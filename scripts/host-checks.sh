@@ -6,8 +6,8 @@
 # which must also build warning-free), kernel-doc on the C ones; sparse and
 # W=1 for the core's objects, that patch 0007's text poking still reads
 # back what it writes (textpoke-readback.py), where and how the names
-# records are laid out, and the jump-label NOP shape of a test module
-# (nop-shape.sh).
+# records are laid out, the jump-label NOP shape of a test module
+# (nop-shape.sh), and how the KCSAN kernel's reports are sorted.
 
 set -uo pipefail
 cd "$(dirname "$0")/.." && . scripts/lib.sh || exit 1
@@ -77,5 +77,15 @@ if [ "$IMPL" = ours ]; then
 else
 	ktap_test_skip "$what: upstream has no names records"
 fi
+# The KCSAN kernel's data race reports are sorted by their stacks (make
+# matrix): a canned console with reports of both kinds, its first part
+# (none of ours) and a copy cut inside a report.
+fx=scripts/fixtures
+ktap_verdict "kcsan-reports.py: data race reports sorted by their stacks" \
+	"$(k() { python3 scripts/kcsan-reports.py "$1" $fx/kcsan-ours.syms 2>&1; echo "exit $?"; }
+	diff -u <(cat $fx/kcsan-console.expected; echo 'exit 1') <(k $fx/kcsan-console.log)
+	diff -u <(head -n 1 $fx/kcsan-console.expected; echo 'exit 0') \
+		<(k <(sed '/^@@KTAP-BEGIN test-stress/q' $fx/kcsan-console.log))
+	k <(sed '/by task 1201/q' $fx/kcsan-console.log) | tail -n 1 | grep -vx 'exit 2')"
 ktap_group "jump-label NOP shape" scripts/nop-shape.sh "$OUT/test_modules/test_dyndbg_sites.ko"
 ktap_set_plan $((KTAP_TESTNO - 1))

@@ -18,10 +18,12 @@
 # time, as does DEBUG_TESTS there: the kselftests of locking, contexts,
 # stress and text patching, where every kselftest would triple the
 # guest's time (make matrix runs them all). The non-RT side of sleeping
-# in atomic context is the KCSAN kernel's DEBUG_ATOMIC_SLEEP. kcsan is our kernel under KCSAN (exclusive
-# with KASAN, so a kernel of its own): KUnit, the concurrency, contexts,
-# stress and text-patching kselftests, then variant-kcsan.sh (the
-# fuzzer); any data race report fails it. Prints KTAP. MATRIX="debug
+# in atomic context is the KCSAN kernel's DEBUG_ATOMIC_SLEEP. kcsan is
+# our kernel under KCSAN (exclusive with KASAN, so a kernel of its own):
+# KUnit, the concurrency, contexts, stress and text-patching kselftests,
+# then variant-kcsan.sh (the fuzzer); a data race report with a frame of
+# dynamic debug's code fails it, one of 6.12's own is listed (see
+# kcsan_races). Prints KTAP. MATRIX="debug
 # kcsan nojump core off" picks variants (the default: all, as make matrix
 # runs them); NAME:compile configures and compiles NAME without booting
 # it (see compile), as make check-all does for core and off.
@@ -119,13 +121,52 @@ compile() {
 	esac
 }
 
+# kcsan_symbols: the functions whose data races are ours, one per line:
+# the core's, those of the objects our patches change (jump labels and
+# text poking), the test modules'.
+kcsan_symbols() {
+	local o objs=("$OBJ"/lib/dynamic_debug/*.o "$OBJ/kernel/jump_label.o" "$OUT"/test_modules/*.ko)
+	for o in "$OBJ"/arch/*/kernel/{alternative,jump_label}.o "$OBJ/lib/test_dynamic_debug.ko"; do
+		[ -f "$o" ] && objs+=("$o")
+	done
+	nm --defined-only "${objs[@]}" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u
+}
+
+# kcsan_races: the KCSAN kernel's data race reports. Those with a frame
+# of ours fail; the others are 6.12's own, between subsystems the tests
+# only run beside (scripts/kcsan-reports.py), and are listed.
+kcsan_races() {
+	local rc=0 list=$OUT/kcsan-reports ours other
+	if ! kcsan_symbols >"$OUT/kcsan.syms" || [ ! -s "$OUT/kcsan.syms" ]; then
+		ktap_test_fail "kcsan: no data race in dynamic debug's code (no symbol list)"
+		return
+	fi
+	python3 scripts/kcsan-reports.py "$OUT/matrix.log" "$OUT/kcsan.syms" >"$list" || rc=$?
+	ours=$(grep -c '^ours' "$list") other=$(grep -c '^other' "$list")
+	[ "$other" = 0 ] || ktap_print_msg "$other data race reports of 6.12's own code, no frame of ours:"
+	sed -n 's/^other\t\([^\t]*\)\t\(.*\)/#   \2 (during \1)/p' "$list"
+	if [ $rc = 0 ]; then
+		ktap_test_pass "kcsan: no data race in dynamic debug's code ($(wc -l <"$OUT/kcsan.syms") functions)"
+	else
+		ktap_test_fail "kcsan: no data race in dynamic debug's code: $ours reported"
+		sed -n 's/^ours\t\([^\t]*\)\t\([^\t]*\)\t\(.*\)/#   \2 (during \1; ours: \3)/p' "$list"
+		[ $rc = 1 ] || echo "#   the console ends inside a report"
+	fi
+}
+
 # finish NAME MUST_SKIP: wait for the variant's boot and report it.
 finish() {
 	local v=$1 must=${2:--}
 	setup "$IMPL" "$v"
 	[ -n "${BOOTING[$v]:-}" ] || return 0	# it did not build
 	wait "${BOOTING[$v]}"
-	ktap_boot "$OUT/matrix.log" "$(cat "$OUT/matrix.rc")" "$v: boots clean"
+	if [ "$v" = kcsan ]; then
+		PROBLEMS_EXCEPT='^BUG: KCSAN: ' ktap_boot "$OUT/matrix.log" "$(cat "$OUT/matrix.rc")" \
+			"$v: boots clean (data race reports: the next check)"
+		kcsan_races
+	else
+		ktap_boot "$OUT/matrix.log" "$(cat "$OUT/matrix.rc")" "$v: boots clean"
+	fi
 	# On upstream's core, or with dynamic debug off, there is no KUnit suite.
 	[ "$v" != off ] && [ "$IMPL" = ours ] || must="$must kunit"
 	ktap_sections "$OUT/matrix.log" "$must" "$v: "

@@ -444,6 +444,20 @@ log_text()
 	dmesg | sed 's/^\[[^]]*\] \{0,1\}//'
 }
 
+# log_reports REGEX: the lines of the log (without timestamps) matching
+# the extended REGEX, a test's kernel reports. With KCSAN_REPORTS=host
+# (the build matrix's KCSAN guest, scripts/variants/kcsan.guest), data
+# race reports are left out: the host reads their stacks from the console
+# and fails the run for those in dynamic debug's code, not for 6.12's own.
+log_reports()
+{
+	if [ "${KCSAN_REPORTS:-}" = host ]; then
+		log_text | grep -E -- "$1" | grep -v '^BUG: KCSAN: '
+	else
+		log_text | grep -E -- "$1"
+	fi
+}
+
 # log_has TEXT: the log holds a line containing TEXT.
 log_has()
 {

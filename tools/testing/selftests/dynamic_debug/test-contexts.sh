@@ -37,7 +37,7 @@ run()
 
 	echo "$2" > "$PARAMS/$1"
 	rc=$?
-	dmesg | grep -E "$REPORTS" >> "$SEEN"
+	log_reports "$REPORTS" >> "$SEEN"
 	return $rc
 }
 

@@ -162,8 +162,7 @@ ktap_check "every part ran ($writes writes, $reads reads, $loads loads, $prints 
 ktap_expect "every write succeeded" 0 "$write_errors"
 [ -s "$TMP/torn" ] && WHY=$(cat "$TMP/torn")
 ktap_check "no read returned a torn line or lost its header ($torn bad)" test "$torn" = 0
-problems=$(dmesg |
-	grep -E 'WARNING:|BUG:|Oops|INFO: task .* blocked|UBSAN|list_(add|del) corruption')
+problems=$(log_reports 'WARNING:|BUG:|Oops|INFO: task .* blocked|UBSAN|list_(add|del) corruption')
 WHY=$problems ktap_check "no kernel report in the log" test -z "$problems"
 
 bad=

@@ -287,7 +287,7 @@ ktap_check "every tracing write succeeded" \
 	test "$(errors events kprobes functions)" = 0 -a -z "$WHY"
 REPORTS='^(WARNING:|BUG:|kernel BUG|Oops|general protection)|int3:|trap int3|KASAN:|UBSAN:'
 REPORTS="$REPORTS|blocked for more than|list_(add|del) corruption"
-problems=$(log_text | grep -E "$REPORTS")
+problems=$(log_reports "$REPORTS")
 WHY=$problems ktap_check "no kernel report in the log" test -z "$problems"
 
 # After the storm: sites still switch, both ways.

@@ -5,8 +5,10 @@
 # check.d/matrix.sh), run after KUnit, test-concurrency.sh,
 # test-contexts.sh, test-stress.sh and test-textpoke.sh: a bounded run of
 # the control-file fuzzer, then a look at KCSAN's own counters, to show
-# that the detector was watching all along. A KCSAN report ("BUG: KCSAN: data-race in ...") on the
-# console fails the boot (scripts/kernel-problems).
+# that the detector was watching all along. The host reads the data race
+# reports ("BUG: KCSAN: data-race in ...") from the console and fails the
+# run for those with a frame of dynamic debug's code (scripts/check.d/
+# matrix.sh, kcsan_races).
 
 DIR=$(dirname "$0")
 . "$DIR/fuzz-run.sh"
