@@ -21,9 +21,8 @@
 # in atomic context is the KCSAN kernel's DEBUG_ATOMIC_SLEEP. kcsan is
 # our kernel under KCSAN (exclusive with KASAN, so a kernel of its own):
 # KUnit, the concurrency, contexts, stress and text-patching kselftests,
-# then variant-kcsan.sh (the fuzzer); a data race report with a frame of
-# dynamic debug's code fails it, one of 6.12's own is listed (see
-# kcsan_races). Prints KTAP. MATRIX="debug
+# then variant-kcsan.sh (the fuzzer); a data race report of dynamic
+# debug's code fails it, one of 6.12's own is listed (see kcsan_races). Prints KTAP. MATRIX="debug
 # kcsan nojump core off" picks variants (the default: all, as make matrix
 # runs them); NAME:compile configures and compiles NAME without booting
 # it (see compile), as make check-all does for core and off.
@@ -132,9 +131,10 @@ kcsan_symbols() {
 	nm --defined-only "${objs[@]}" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u
 }
 
-# kcsan_races: the KCSAN kernel's data race reports. Those with a frame
-# of ours fail; the others are 6.12's own, between subsystems the tests
-# only run beside (scripts/kcsan-reports.py), and are listed.
+# kcsan_races: the KCSAN kernel's data race reports. Ours fail (our code
+# made an access, or both stacks went through it: scripts/
+# kcsan-reports.py); the others are 6.12's own, between subsystems the
+# tests only run beside, and are listed.
 kcsan_races() {
 	local rc=0 list=$OUT/kcsan-reports ours other
 	if ! kcsan_symbols >"$OUT/kcsan.syms" || [ ! -s "$OUT/kcsan.syms" ]; then
@@ -143,7 +143,7 @@ kcsan_races() {
 	fi
 	python3 scripts/kcsan-reports.py "$OUT/matrix.log" "$OUT/kcsan.syms" >"$list" || rc=$?
 	ours=$(grep -c '^ours' "$list") other=$(grep -c '^other' "$list")
-	[ "$other" = 0 ] || ktap_print_msg "$other data race reports of 6.12's own code, no frame of ours:"
+	[ "$other" = 0 ] || ktap_print_msg "$other data race reports of 6.12's own code:"
 	sed -n 's/^other\t\([^\t]*\)\t\(.*\)/#   \2 (during \1)/p' "$list"
 	if [ $rc = 0 ]; then
 		ktap_test_pass "kcsan: no data race in dynamic debug's code ($(wc -l <"$OUT/kcsan.syms") functions)"

@@ -451,11 +451,10 @@ log_text()
 # and fails the run for those in dynamic debug's code, not for 6.12's own.
 log_reports()
 {
-	if [ "${KCSAN_REPORTS:-}" = host ]; then
-		log_text | grep -E -- "$1" | grep -v '^BUG: KCSAN: '
-	else
-		log_text | grep -E -- "$1"
-	fi
+	local skip='^$'
+
+	[ "${KCSAN_REPORTS:-}" = host ] && skip='^BUG: KCSAN: '
+	log_text | grep -E -- "$1" | grep -v -- "$skip"
 }
 
 # log_has TEXT: the log holds a line containing TEXT.

@@ -7,8 +7,8 @@
 # the control-file fuzzer, then a look at KCSAN's own counters, to show
 # that the detector was watching all along. The host reads the data race
 # reports ("BUG: KCSAN: data-race in ...") from the console and fails the
-# run for those with a frame of dynamic debug's code (scripts/check.d/
-# matrix.sh, kcsan_races).
+# run for those of dynamic debug's code (scripts/kcsan-reports.py says
+# which are).
 
 DIR=$(dirname "$0")
 . "$DIR/fuzz-run.sh"
